@@ -1,0 +1,35 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import * as ErrorSchemas from "./Http/ErrorSchemas.ts"
+import { MeApi } from "./Me/Api.ts"
+import { MonitorsApi } from "./Monitors/Api.ts"
+import { OrganizationsApi } from "./Organizations/Api.ts"
+import { ProjectApi, ProjectsApi } from "./Projects/Api.ts"
+import { PromptsApi } from "./Prompts/Api.ts"
+import { TagsApi } from "./Tags/Api.ts"
+
+/** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */
+export class Api extends HttpApi.make("brand-visibility")
+  .add(MeApi)
+  .add(OrganizationsApi)
+  .add(ProjectsApi)
+  .add(ProjectApi)
+  .add(MonitorsApi)
+  .add(PromptsApi)
+  .add(TagsApi)
+  .addError(ErrorSchemas.Unauthenticated)
+  .addError(ErrorSchemas.Forbidden)
+  .addError(ErrorSchemas.NotFound)
+  .addError(ErrorSchemas.Unprocessable)
+  .addError(ErrorSchemas.TooManyRequests)
+  .addError(ErrorSchemas.ServerError)
+  .addError(ErrorSchemas.ServiceUnavailable)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "Brand Visibility Monitoring API")
+  .annotate(OpenApi.Version, "1")
+  .annotate(
+    OpenApi.Description,
+    "Monitors how AI platforms answer the questions a brand's buyers ask. Authenticate with `Authorization: Bearer <key>`; " +
+      "monitor, prompt, tag and other project-scoped endpoints also need `Service-Project-Id: <project id>`. " +
+      "Lists use a Laravel-style pagination envelope (`data`, `links`, `meta`); single resources are wrapped in `data`."
+  )
+{}

@@ -1,0 +1,44 @@
+import { Effect, Layer, Option } from "effect"
+import { MemoryStore } from "../Memory/Store.ts"
+import { ApiKeysRepo } from "./Repo.ts"
+
+export const layerMemory = Layer.effect(
+  ApiKeysRepo,
+  Effect.map(MemoryStore, (db) => {
+    const view = ({ key_hash: _, ...key }: { key_hash: string } & Parameters<typeof db.apiKeys.set>[1]) => key
+    return ApiKeysRepo.of({
+      create: (key) =>
+        Effect.sync(() => {
+          const row = {
+            id: db.nextId("api_keys"),
+            ...key,
+            revoked_at: null,
+            last_used_at: null,
+            created_at: db.now()
+          }
+          db.apiKeys.set(row.id, row)
+          return view(row)
+        }),
+      findByHash: (hash) =>
+        Effect.sync(() => Option.fromNullable([...db.apiKeys.values()].find((key) => key.key_hash === hash)).pipe(Option.map(view))),
+      touch: (id, at) =>
+        Effect.sync(() => {
+          const key = db.apiKeys.get(id)
+          if (key && (key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000)) {
+            db.apiKeys.set(id, { ...key, last_used_at: at })
+          }
+        }),
+      listByOrganization: (organizationId) =>
+        Effect.sync(() =>
+          [...db.apiKeys.values()].filter((key) => key.organization_id === organizationId).sort((a, b) => a.id - b.id).map(view)
+        ),
+      revoke: (id) =>
+        Effect.sync(() => {
+          const key = db.apiKeys.get(id)
+          if (!key) return false
+          db.apiKeys.set(id, { ...key, revoked_at: key.revoked_at ?? db.now() })
+          return true
+        })
+    })
+  })
+)

@@ -1,0 +1,72 @@
+import { Data } from "effect"
+import type { Ability } from "./Ability.ts"
+
+/**
+ * The failures of the API, as typed errors. `Http/ErrorResponse.ts` turns each into its documented
+ * status and body (decisions.md §2); nothing else decides a status.
+ *
+ * Each carries the exact `message` of its response body.
+ */
+
+export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{}> {
+  override get message() {
+    return "Unauthenticated."
+  }
+}
+
+export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly requiredAbility: Ability }> {
+  override get message() {
+    return "This action is unauthorized."
+  }
+}
+
+export class MissingProjectHeader extends Data.TaggedError("MissingProjectHeader")<{}> {
+  override get message() {
+    return "Missing required header Service-Project-Id"
+  }
+}
+
+export class InvalidProjectHeader extends Data.TaggedError("InvalidProjectHeader")<{}> {
+  override get message() {
+    return "Invalid header Service-Project-Id"
+  }
+}
+
+/** A path resource (or the active project) that is absent or belongs to another tenant. */
+export class NotFound extends Data.TaggedError("NotFound")<{ readonly resource: string }> {
+  override get message() {
+    return `${this.resource} not found`
+  }
+}
+
+/** Field errors, keyed `name`, `tags.0`, ...: the `errors` object of a 422. */
+export type FieldErrors = Readonly<Record<string, ReadonlyArray<string>>>
+
+export class ValidationError extends Data.TaggedError("ValidationError")<{ readonly errors: FieldErrors }> {
+  override get message() {
+    return "The given data was invalid."
+  }
+  static readonly field = (field: string, text: string) => new ValidationError({ errors: { [field]: [text] } })
+}
+
+/** A request body that is not JSON at all. */
+export class MalformedBody extends Data.TaggedError("MalformedBody")<{}> {
+  override get message() {
+    return "The request body is not valid JSON."
+  }
+}
+
+export class TooManyRequests extends Data.TaggedError("TooManyRequests")<{
+  readonly limit: number
+  readonly retryAfterSeconds: number
+}> {
+  override get message() {
+    return "Too Many Requests"
+  }
+}
+
+export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{ readonly cause?: unknown }> {
+  override get message() {
+    return "Service Unavailable"
+  }
+}

@@ -1,0 +1,16 @@
+import { Schema } from "effect"
+import { Id, Timestamp } from "./Common.ts"
+
+export const Project = Schema.Struct({
+  id: Id,
+  organization_id: Id,
+  name: Schema.String,
+  domain: Schema.NullOr(Schema.String),
+  brand_id: Schema.NullOr(Id),
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "Project" })
+export type Project = typeof Project.Type
+
+/** The tags every new project starts with (api-v1.md "Tag"). */
+export const seededTagNames = ["branded", "non-branded", "review"] as const

@@ -1,0 +1,86 @@
+import { HttpApiMiddleware, HttpApiSecurity, HttpApp, HttpServerResponse, OpenApi } from "@effect/platform"
+import { Context, Effect, Layer } from "effect"
+import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
+import { abilities, type Ability, grants } from "../Domain/Ability.ts"
+import type { ApiKey } from "../Domain/ApiKey.ts"
+import { Forbidden } from "../Domain/Errors.ts"
+import { RequestQuota } from "./RequestQuota.ts"
+import { ErrorBody } from "./ErrorSchemas.ts"
+
+/** The key of the request, once authenticated. */
+export class CurrentKey extends Context.Tag("CurrentKey")<CurrentKey, ApiKey>() {}
+
+const bearer = HttpApiSecurity.bearer.pipe(
+  HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer bvm_...`. Keys are issued by `npm run cli -- keys create`.")
+)
+
+/**
+ * The guard of an endpoint: authenticates the key (401), spends one request of its quota (429), then
+ * checks the endpoint's ability (403), in that order.
+ *
+ * One middleware per ability, declared on each endpoint, so an endpoint's declaration says what it
+ * needs. Endpoint middleware runs before group middleware, which is what puts these checks ahead of
+ * the project header and of request decoding (decisions.md §2, order of checks).
+ */
+class Authorize extends HttpApiMiddleware.Tag<Authorize>()("Authorize", {
+  security: { bearer },
+  provides: CurrentKey,
+  failure: ErrorBody
+}) {}
+
+type AuthorizeTag = typeof Authorize
+
+const tags = new Map<Ability | "authenticated", AuthorizeTag>()
+
+const tagFor = (requirement: Ability | "authenticated"): AuthorizeTag => {
+  let tag = tags.get(requirement)
+  if (tag === undefined) {
+    // Same shape as `Authorize`, its own key: one service per requirement.
+    tag = HttpApiMiddleware.Tag<Authorize>()(`Authorize/${requirement}` as "Authorize", {
+      security: { bearer },
+      provides: CurrentKey,
+      failure: ErrorBody
+    })
+    tags.set(requirement, tag)
+  }
+  return tag
+}
+
+/** The middleware of an endpoint that needs `ability`. */
+export const requires = (ability: Ability): AuthorizeTag => tagFor(ability)
+
+/** The middleware of an endpoint that needs a valid key and no ability (`GET /me`). */
+export const authenticated: AuthorizeTag = tagFor("authenticated")
+
+const implementation = (requirement: Ability | "authenticated") =>
+  Effect.gen(function*() {
+    const auth = yield* KeyAuth
+    const quota = yield* RequestQuota
+    return {
+      bearer: (token) =>
+        Effect.gen(function*() {
+          const key = yield* auth.authenticate(token)
+          const remaining = yield* quota.consume(key.id).pipe(
+            Effect.tapError((exceeded) => rateLimitHeaders(exceeded.limit, 0))
+          )
+          yield* rateLimitHeaders(remaining.limit, remaining.remaining)
+          if (requirement !== "authenticated" && !grants(key.abilities, requirement)) {
+            return yield* new Forbidden({ requiredAbility: requirement })
+          }
+          return key
+        })
+    } satisfies Context.Tag.Service<AuthorizeTag>
+  })
+
+/** `X-RateLimit-*` on every response to an authenticated request, whatever its status. */
+const rateLimitHeaders = (limit: number, remaining: number) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, {
+      "x-ratelimit-limit": String(limit),
+      "x-ratelimit-remaining": String(remaining)
+    }))
+  )
+
+export const layer = (["authenticated", ...abilities] as const)
+  .map((requirement) => Layer.effect(tagFor(requirement), implementation(requirement)))
+  .reduce((all, one) => Layer.merge(all, one))

@@ -1,0 +1,28 @@
+import { HttpServerRequest } from "@effect/platform"
+import { Effect, Option, Schema } from "effect"
+import type { Page, Window } from "../Domain/Page.ts"
+import { paginate, parsePageRequest } from "./Pagination.ts"
+
+/** A single resource is wrapped: `{"data": {...}}` (decisions.md §1). */
+export const DataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: item })
+
+/** `page` and `per_page` of every list: never an error, bad values fall back (decisions.md §1). */
+export const PageQuery = {
+  page: Schema.optional(Schema.String.annotations({ description: "Page number, from 1 (default 1).", examples: ["1"] })),
+  per_page: Schema.optional(
+    Schema.String.annotations({ description: "Records per page: 1 to 100, clamped (default 25).", examples: ["25"] })
+  )
+}
+
+/** One page of a list in the pagination envelope, with links built from the request's own URL. */
+export const paginated = <A, E, R>(
+  query: { readonly page?: string | undefined; readonly per_page?: string | undefined },
+  fetch: (window: Window) => Effect.Effect<Page<A>, E, R>
+) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const pageRequest = parsePageRequest(query)
+    const page = yield* fetch(pageRequest)
+    const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(request.url, "http://localhost"))
+    return paginate(url, pageRequest, page.total, page.rows)
+  })

@@ -1,0 +1,36 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../Api.ts"
+import { expand } from "../Domain/Ability.ts"
+import { CurrentKey } from "../Http/Authorize.ts"
+import { scopeOf } from "../Http/ProjectContext.ts"
+import { OrganizationsRepo } from "../Organizations/Repo.ts"
+import { ProjectsRepo } from "../Projects/Repo.ts"
+
+export const MeLive = HttpApiBuilder.group(Api, "me", (handlers) =>
+  Effect.gen(function*() {
+    const organizations = yield* OrganizationsRepo
+    const projects = yield* ProjectsRepo
+    return handlers.handle("me", () =>
+      Effect.gen(function*() {
+        const key = yield* CurrentKey
+        const organization = yield* organizations.findById(key.organization_id).pipe(Effect.flatten, Effect.orDie)
+        const reachable = yield* projects.listAll(scopeOf(key))
+        return {
+          data: {
+            key: {
+              id: key.id,
+              name: key.name,
+              prefix: key.prefix,
+              created_at: key.created_at,
+              expires_at: key.expires_at,
+              last_used_at: key.last_used_at
+            },
+            organization: { id: organization.id, name: organization.name },
+            abilities: expand(key.abilities),
+            projects: reachable.map((project) => ({ id: project.id, name: project.name }))
+          }
+        }
+      })
+    )
+  }))

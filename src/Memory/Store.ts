@@ -1,0 +1,96 @@
+import { Context, Layer } from "effect"
+import type { ApiKey } from "../Domain/ApiKey.ts"
+import type { Monitor } from "../Domain/Monitor.ts"
+import type { Organization } from "../Domain/Organization.ts"
+import type { Project } from "../Domain/Project.ts"
+import type { Tag } from "../Domain/Tag.ts"
+
+/**
+ * The in-memory database behind the in-memory repositories: plain tables, id sequences, and the
+ * ownership cascade of migrations/0001_data_model.ts. It is the reference the SQL repositories are
+ * tested against, so it keeps the same rules (case-insensitive tag names, cascades), not shortcuts.
+ */
+
+export interface PromptRow {
+  readonly id: number
+  readonly project_id: number
+  readonly monitor_id: number
+  readonly text: string
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+export interface TagRow extends Tag {
+  readonly project_id: number
+}
+
+export interface BrandRow {
+  readonly id: number
+  readonly project_id: number
+}
+
+export class MemoryTables {
+  readonly organizations = new Map<number, Organization>()
+  readonly apiKeys = new Map<number, ApiKey & { readonly key_hash: string }>()
+  readonly projects = new Map<number, Project>()
+  readonly monitors = new Map<number, Monitor>()
+  readonly prompts = new Map<number, PromptRow>()
+  readonly tags = new Map<number, TagRow>()
+  /** `${prompt_id}:${tag_id}` */
+  readonly promptTags = new Set<string>()
+  /** Brands are served by a later slice; projects only need to know which exist. */
+  readonly brands = new Map<number, BrandRow>()
+  private readonly sequences = new Map<string, number>()
+
+  nextId(table: string): number {
+    const next = (this.sequences.get(table) ?? 0) + 1
+    this.sequences.set(table, next)
+    return next
+  }
+
+  /** The database clock: millisecond precision, like timestamptz(3). */
+  now(): Date {
+    return new Date()
+  }
+
+  deleteTag(id: number) {
+    this.tags.delete(id)
+    for (const key of this.promptTags) if (key.endsWith(`:${id}`)) this.promptTags.delete(key)
+  }
+
+  deletePrompt(id: number) {
+    this.prompts.delete(id)
+    for (const key of this.promptTags) if (key.startsWith(`${id}:`)) this.promptTags.delete(key)
+  }
+
+  deleteMonitor(id: number) {
+    this.monitors.delete(id)
+    for (const prompt of [...this.prompts.values()]) if (prompt.monitor_id === id) this.deletePrompt(prompt.id)
+  }
+
+  deleteProject(id: number) {
+    this.projects.delete(id)
+    for (const monitor of [...this.monitors.values()]) if (monitor.project_id === id) this.deleteMonitor(monitor.id)
+    for (const tag of [...this.tags.values()]) if (tag.project_id === id) this.deleteTag(tag.id)
+    for (const brand of [...this.brands.values()]) if (brand.project_id === id) this.brands.delete(brand.id)
+  }
+
+  deleteOrganization(id: number) {
+    this.organizations.delete(id)
+    for (const key of [...this.apiKeys.values()]) if (key.organization_id === id) this.apiKeys.delete(key.id)
+    for (const project of [...this.projects.values()]) if (project.organization_id === id) this.deleteProject(project.id)
+  }
+}
+
+export class MemoryStore extends Context.Tag("MemoryStore")<MemoryStore, MemoryTables>() {
+  static readonly layer = Layer.sync(MemoryStore, () => new MemoryTables())
+}
+
+/** Sorts by id, the default list order. */
+export const byId = <A extends { readonly id: number }>(rows: Iterable<A>): Array<A> =>
+  [...rows].sort((a, b) => a.id - b.id)
+
+export const pageOf = <A>(rows: ReadonlyArray<A>, window: { readonly offset: number; readonly limit: number }) => ({
+  rows: rows.slice(window.offset, window.offset + window.limit),
+  total: rows.length
+})

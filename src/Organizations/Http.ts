@@ -1,0 +1,23 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../Api.ts"
+import { CurrentKey } from "../Http/Authorize.ts"
+import { OrganizationsRepo } from "./Repo.ts"
+
+export const OrganizationsLive = HttpApiBuilder.group(Api, "organization", (handlers) =>
+  Effect.gen(function*() {
+    const organizations = yield* OrganizationsRepo
+    const current = CurrentKey.pipe(
+      Effect.flatMap((key) => organizations.findById(key.organization_id)),
+      Effect.flatten,
+      Effect.orDie
+    )
+    return handlers
+      .handle("get", () => Effect.map(current, (data) => ({ data })))
+      .handle("update", ({ payload }) =>
+        Effect.gen(function*() {
+          const organization = yield* current
+          if (payload.name === undefined) return { data: organization }
+          return { data: yield* organizations.rename(organization.id, payload.name) }
+        }))
+  }))

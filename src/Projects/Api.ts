@@ -1,0 +1,80 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Project } from "../Domain/Project.ts"
+import { requires } from "../Http/Authorize.ts"
+import * as Fields from "../Http/Fields.ts"
+import { PaginatedSchema } from "../Http/Pagination.ts"
+import { ProjectFromPath } from "../Http/ProjectFromPath.ts"
+import { DataOf, PageQuery } from "../Http/Responses.ts"
+
+export const CreateProject = Schema.Struct({
+  name: Fields.text("name", 255),
+  domain: Schema.optional(Schema.NullOr(Fields.hostname("domain")))
+}).annotations({ examples: [{ name: "Acme", domain: "acme.com" }] })
+
+export const UpdateProject = Schema.Struct({
+  name: Schema.optional(Fields.text("name", 255)),
+  domain: Schema.optional(Schema.NullOr(Fields.hostname("domain"))),
+  brand_id: Schema.optional(Schema.NullOr(Fields.id("brand_id"))).annotations({
+    description: "The project's own brand: a brand of this project, or null."
+  })
+}).annotations({ examples: [{ name: "Acme Inc.", brand_id: null }] })
+
+const projectParam = HttpApiSchema.param("project", Fields.PathId)
+
+/** The collection: lists and creates the projects of the key's organization. */
+export class ProjectsApi extends HttpApiGroup.make("projects")
+  .add(
+    HttpApiEndpoint.get("list", "/projects")
+      .setUrlParams(Schema.Struct(PageQuery))
+      .addSuccess(PaginatedSchema(Project))
+      .middleware(requires("projects:read"))
+      .annotate(OpenApi.Summary, "List projects")
+      .annotate(OpenApi.Description, "The projects of the organization the key may act in, by id. Ability `projects:read`.")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/projects")
+      .setPayload(CreateProject)
+      .addSuccess(DataOf(Project), { status: 201 })
+      .middleware(requires("projects:write"))
+      .annotate(OpenApi.Summary, "Create a project")
+      .annotate(
+        OpenApi.Description,
+        "Creates a project in the key's organization, seeded with the tags `branded`, `non-branded` and `review`. Ability `projects:write`."
+      )
+  )
+  .annotate(OpenApi.Title, "Projects")
+{}
+
+/** One project, named by the path and resolved (and checked) by `ProjectFromPath`. */
+export class ProjectApi extends HttpApiGroup.make("project")
+  .add(
+    HttpApiEndpoint.get("get")`/projects/${projectParam}`
+      .addSuccess(DataOf(Project))
+      .middleware(requires("projects:read"))
+      .annotate(OpenApi.Summary, "Read a project")
+      .annotate(OpenApi.Description, "One project of the key's organization. Ability `projects:read`.")
+  )
+  .add(
+    HttpApiEndpoint.patch("update")`/projects/${projectParam}`
+      .setPayload(UpdateProject)
+      .addSuccess(DataOf(Project))
+      .middleware(requires("projects:write"))
+      .annotate(OpenApi.Summary, "Update a project")
+      .annotate(
+        OpenApi.Description,
+        "Any subset of `name`, `domain`, `brand_id`; omitted fields keep their value. `brand_id` must be a brand of this project, or null. Ability `projects:write`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/projects/${projectParam}`
+      .middleware(requires("projects:write"))
+      .annotate(OpenApi.Summary, "Delete a project")
+      .annotate(
+        OpenApi.Description,
+        "Deletes the project and everything it owns (monitors, prompts, responses, tags, segments, brands, sources) in one transaction. 204. Ability `projects:write`."
+      )
+  )
+  .middleware(ProjectFromPath)
+  .annotate(OpenApi.Title, "Projects")
+{}

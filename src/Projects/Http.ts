@@ -1,0 +1,41 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Api } from "../Api.ts"
+import { ValidationError } from "../Domain/Errors.ts"
+import { CurrentKey } from "../Http/Authorize.ts"
+import { CurrentProject, scopeOf } from "../Http/ProjectContext.ts"
+import { paginated } from "../Http/Responses.ts"
+import { ProjectsRepo } from "./Repo.ts"
+
+export const ProjectsLive = HttpApiBuilder.group(Api, "projects", (handlers) =>
+  Effect.gen(function*() {
+    const projects = yield* ProjectsRepo
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentKey
+          return yield* paginated(urlParams, (window) => projects.list(scopeOf(key), window))
+        }))
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentKey
+          const project = yield* projects.create(key.organization_id, { name: payload.name, domain: payload.domain ?? null })
+          return { data: project }
+        }))
+  }))
+
+export const ProjectLive = HttpApiBuilder.group(Api, "project", (handlers) =>
+  Effect.gen(function*() {
+    const projects = yield* ProjectsRepo
+    return handlers
+      .handle("get", () => Effect.map(CurrentProject, (data) => ({ data })))
+      .handle("update", ({ payload }) =>
+        Effect.gen(function*() {
+          const project = yield* CurrentProject
+          if (typeof payload.brand_id === "number" && !(yield* projects.hasBrand(project.id, payload.brand_id))) {
+            return yield* ValidationError.field("brand_id", "The selected brand id is invalid.")
+          }
+          return { data: yield* projects.update(project.id, payload) }
+        }))
+      .handle("delete", () => Effect.flatMap(CurrentProject, (project) => projects.delete(project.id)))
+  }))

@@ -1,0 +1,34 @@
+import { Layer } from "effect"
+import * as ApiKeys from "./ApiKeys/Repo.ts"
+import * as ApiKeysMemory from "./ApiKeys/RepoMemory.ts"
+import { MemoryStore } from "./Memory/Store.ts"
+import * as Monitors from "./Monitors/Repo.ts"
+import * as MonitorsMemory from "./Monitors/RepoMemory.ts"
+import * as Organizations from "./Organizations/Repo.ts"
+import * as OrganizationsMemory from "./Organizations/RepoMemory.ts"
+import * as Projects from "./Projects/Repo.ts"
+import * as ProjectsMemory from "./Projects/RepoMemory.ts"
+import * as Prompts from "./Prompts/Repo.ts"
+import * as PromptsMemory from "./Prompts/RepoMemory.ts"
+import * as Tags from "./Tags/Repo.ts"
+import * as TagsMemory from "./Tags/RepoMemory.ts"
+
+/** Every repository, on the SQL database (needs a `SqlClient`). */
+export const layerSql = Layer.mergeAll(
+  Organizations.layerSql,
+  ApiKeys.layerSql,
+  Projects.layerSql,
+  Monitors.layerSql,
+  Prompts.layerSql,
+  Tags.layerSql
+)
+
+/** Every repository, on one fresh in-memory store: the reference implementation for tests. */
+export const layerMemory = Layer.mergeAll(
+  OrganizationsMemory.layerMemory,
+  ApiKeysMemory.layerMemory,
+  ProjectsMemory.layerMemory,
+  MonitorsMemory.layerMemory,
+  PromptsMemory.layerMemory,
+  TagsMemory.layerMemory
+).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -1,0 +1,57 @@
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { Api } from "./Api.ts"
+import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
+import { Settings } from "./Config.ts"
+import * as Database from "./Database/Database.ts"
+import * as Migrations from "./Database/Migrations.ts"
+import * as Authorize from "./Http/Authorize.ts"
+import { errorResponse } from "./Http/ErrorResponse.ts"
+import * as Health from "./Http/Health.ts"
+import { ProjectContext } from "./Http/ProjectContext.ts"
+import { ProjectFromPath } from "./Http/ProjectFromPath.ts"
+import { RequestQuota } from "./Http/RequestQuota.ts"
+import { requestLog } from "./Http/RequestLog.ts"
+import { MeLive } from "./Me/Http.ts"
+import { MonitorsLive } from "./Monitors/Http.ts"
+import { OrganizationsLive } from "./Organizations/Http.ts"
+import { ProjectLive, ProjectsLive } from "./Projects/Http.ts"
+import { PromptsLive } from "./Prompts/Http.ts"
+import * as Repositories from "./Repositories.ts"
+import { TagsLive } from "./Tags/Http.ts"
+
+/** Middleware of the API: key checks, project context. Needs the repositories and settings. */
+const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, ProjectFromPath.layer).pipe(
+  Layer.provide(Layer.mergeAll(KeyAuth.layer, RequestQuota.layer))
+)
+
+/** The API with its handlers, docs and health routes; every failure answered by `errorResponse`. */
+export const ApiLive = Layer.mergeAll(
+  HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
+  HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
+  HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, errorResponse)),
+  Health.layer
+).pipe(
+  Layer.provideMerge(
+    HttpApiBuilder.api(Api).pipe(
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, PromptsLive, TagsLive]),
+      Layer.provide(MiddlewareLive)
+    )
+  )
+)
+
+/** The repositories and readiness check on the configured database, migrated before serving. */
+export const DatabaseLive = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
+  Layer.provideMerge(Migrations.layer),
+  Layer.provideMerge(Database.layer({ shareRunning: false }))
+)
+
+/** The HTTP server on `PORT`, serving the API with request ids and access logs. */
+export const HttpServerLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
+  HttpApiBuilder.serve(requestLog).pipe(
+    Layer.provide(ApiLive),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port }))
+  )
+))
