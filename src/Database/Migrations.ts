@@ -1,14 +1,11 @@
 import { NodeContext } from "@effect/platform-node"
-import { fromFileSystem } from "@effect/sql/Migrator/FileSystem"
+import { Migrator } from "@effect/sql"
 import { PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
-import { fileURLToPath } from "node:url"
+import { migrations } from "../../migrations/index.ts"
 
-/** The top-level `migrations/` folder: `NNNN_name.ts` files, each a default-exported Effect. */
-const directory = fileURLToPath(new URL("../../migrations", import.meta.url))
-
-/** Applies every migration not yet applied; returns the ones it ran. */
-export const migrate = PgMigrator.run({ loader: fromFileSystem(directory), table: "schema_migrations" }).pipe(
+/** Applies every migration of `migrations/` not yet applied; returns the ones it ran. */
+export const migrate = PgMigrator.run({ loader: Migrator.fromRecord(migrations), table: "schema_migrations" }).pipe(
   Effect.provide(NodeContext.layer),
   Effect.tap((applied) =>
     applied.length === 0

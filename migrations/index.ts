@@ -1,0 +1,9 @@
+import dataModel from "./0001_data_model.ts"
+
+/**
+ * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
+ * same list runs under tsx, vitest and a bundle. A new migration is a new file and a new line here.
+ */
+export const migrations = {
+  "0001_data_model": dataModel
+}

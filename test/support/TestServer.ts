@@ -1,0 +1,174 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
+import { createServer } from "node:http"
+import pg from "pg"
+import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
+import { type AppSettings, Settings } from "../../src/Config.ts"
+import * as Database from "../../src/Database/Database.ts"
+import * as Migrations from "../../src/Database/Migrations.ts"
+import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
+import * as Health from "../../src/Http/Health.ts"
+import { requestLog } from "../../src/Http/RequestLog.ts"
+import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
+import * as Repositories from "../../src/Repositories.ts"
+import { ApiLive } from "../../src/Server.ts"
+
+/**
+ * The whole server stack on a free port, over one of three backends:
+ * - memory: the in-memory repositories (the reference implementation);
+ * - embedded: PGlite in memory, through the same pg driver as production;
+ * - postgres: a fresh database created on the server of DATABASE_URL, dropped afterwards.
+ */
+export type Backend = "memory" | "embedded" | "postgres"
+
+/** The SQL backend of this run: PostgreSQL when DATABASE_URL is set (CI's second pass), else PGlite. */
+export const sqlBackend: Backend = process.env.DATABASE_URL ? "postgres" : "embedded"
+
+/** Every backend an HTTP suite runs on: the reference, and the SQL one. */
+export const backends: ReadonlyArray<Backend> = ["memory", sqlBackend]
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+  readonly text: string
+}
+
+export interface RequestOptions {
+  readonly key?: string | undefined
+  readonly project?: number | string | undefined
+  readonly body?: unknown
+  /** Sent as is, instead of `body` as JSON. */
+  readonly rawBody?: string
+  readonly headers?: Record<string, string>
+}
+
+export interface TestServer {
+  readonly backend: Backend
+  readonly baseUrl: string
+  readonly request: (method: string, path: string, options?: RequestOptions) => Promise<Reply>
+  readonly createOrganization: (name?: string) => Promise<{ readonly id: number; readonly name: string }>
+  readonly createKey: (
+    organizationId: number,
+    abilities: ReadonlyArray<string>,
+    options?: { readonly projectIds?: ReadonlyArray<number> | null; readonly expiresAt?: Date | null; readonly name?: string }
+  ) => Promise<{ readonly id: number; readonly key: string }>
+  /** Raw SQL on the backend's database (undefined for memory). */
+  readonly sql: ((query: string) => Promise<ReadonlyArray<Record<string, unknown>>>) | undefined
+  readonly revokeKey: (id: number) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+const createDatabase = async (baseUrl: string) => {
+  const name = `bvm_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const admin = new pg.Client({ connectionString: baseUrl })
+      await admin.connect()
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    }
+  }
+}
+
+export const startServer = async (backend: Backend, settings: Partial<AppSettings> = {}): Promise<TestServer> => {
+  let drop = async () => {}
+  let dataLayer: Layer.Layer<any, any, any>
+  if (backend === "memory") {
+    dataLayer = Layer.merge(Repositories.layerMemory, Health.Readiness.layerAlways)
+  } else {
+    const client = backend === "embedded"
+      ? Database.layerEmbedded(undefined)
+      : await createDatabase(process.env.DATABASE_URL!).then((db) => {
+        drop = db.drop
+        return Database.layerServer(Redacted.make(db.url))
+      })
+    dataLayer = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
+      Layer.provideMerge(Migrations.layer),
+      Layer.provideMerge(client)
+    )
+  }
+
+  const serverLayer = HttpApiBuilder.serve(requestLog).pipe(
+    Layer.provide(ApiLive),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const layer = serverLayer.pipe(
+    Layer.provideMerge(dataLayer),
+    Layer.provideMerge(Settings.layerWith({ rateLimitPerMinute: 1_000_000, ...settings })),
+    Layer.provide(Logger.minimumLogLevel(process.env.TEST_LOG ? LogLevel.All : LogLevel.None))
+  ) as Layer.Layer<HttpServer.HttpServer | OrganizationsRepo | ApiKeysRepo, never, never>
+  const runtime = ManagedRuntime.make(layer)
+  const address = await runtime.runPromise(HttpServer.addressWith(Effect.succeed))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  const baseUrl = `http://127.0.0.1:${address.port}`
+
+  const sqlRuntime = backend === "memory"
+    ? undefined
+    : (query: string) =>
+      runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, unknown>>(query)) as Effect.Effect<
+          ReadonlyArray<Record<string, unknown>>
+        >
+      )
+
+  let organizationCount = 0
+  return {
+    backend,
+    baseUrl,
+    request: async (method, path, options = {}) => {
+      const headers: Record<string, string> = { accept: "application/json", ...options.headers }
+      if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
+      if (options.project !== undefined) headers["service-project-id"] = String(options.project)
+      let body: string | undefined
+      if (options.rawBody !== undefined) body = options.rawBody
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body)
+        headers["content-type"] ??= "application/json"
+      }
+      const response = await fetch(`${baseUrl}${path}`, { method, headers, body })
+      const text = await response.text()
+      let parsed: unknown = undefined
+      try {
+        parsed = text === "" ? undefined : JSON.parse(text)
+      } catch {
+        parsed = undefined
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text }
+    },
+    createOrganization: (name) =>
+      runtime.runPromise(
+        Effect.flatMap(OrganizationsRepo, (repo) => repo.create(name ?? `Organization ${++organizationCount}`)).pipe(Effect.orDie)
+      ),
+    createKey: (organizationId, abilities, options = {}) => {
+      const key = generateKey()
+      return runtime.runPromise(
+        Effect.flatMap(ApiKeysRepo, (repo) =>
+          repo.create({
+            organization_id: organizationId,
+            name: options.name ?? "test key",
+            key_hash: hashKey(key),
+            prefix: keyPrefix(key),
+            abilities,
+            project_ids: options.projectIds ?? null,
+            expires_at: options.expiresAt ?? null
+          })).pipe(Effect.orDie, Effect.map((created) => ({ id: created.id, key })))
+      )
+    },
+    revokeKey: (id) => runtime.runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.revoke(id)).pipe(Effect.orDie, Effect.asVoid)),
+    sql: sqlRuntime,
+    close: async () => {
+      await runtime.dispose()
+      await drop()
+    }
+  }
+}
