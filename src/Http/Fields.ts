@@ -90,3 +90,7 @@ export const idQuery = (field: string) =>
       }),
     encode: (id) => ParseResult.succeed(String(id))
   }).annotations({ jsonSchema: { type: "integer", minimum: 1 } })
+
+/** A request body or query: a 422 lists the errors of every field, not only the first. */
+export const input = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })

@@ -16,7 +16,7 @@ const fields = {
   active: Fields.boolean("active").annotations({ description: "Default true." })
 }
 
-export const CreateMonitor = Schema.Struct({
+export const CreateMonitor = Fields.input({
   name: fields.name,
   country: fields.country,
   platforms: fields.platforms,
@@ -26,7 +26,7 @@ export const CreateMonitor = Schema.Struct({
   examples: [{ name: "US daily", country: "US", platforms: ["chatgpt", "perplexity"], schedule: "daily", active: true }]
 })
 
-export const UpdateMonitor = Schema.Struct({
+export const UpdateMonitor = Fields.input({
   name: Schema.optional(fields.name),
   country: Schema.optional(fields.country),
   platforms: Schema.optional(fields.platforms),
@@ -39,7 +39,7 @@ const monitorParam = HttpApiSchema.param("monitor", Fields.PathId)
 export class MonitorsApi extends HttpApiGroup.make("monitors")
   .add(
     HttpApiEndpoint.get("list", "/monitors")
-      .setUrlParams(Schema.Struct(PageQuery))
+      .setUrlParams(Fields.input(PageQuery))
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Monitor))
       .middleware(requires("monitors:read"))

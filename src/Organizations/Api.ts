@@ -5,7 +5,7 @@ import { requires } from "../Http/Authorize.ts"
 import * as Fields from "../Http/Fields.ts"
 import { DataOf } from "../Http/Responses.ts"
 
-export const UpdateOrganization = Schema.Struct({ name: Schema.optional(Fields.text("name", 255)) }).annotations({
+export const UpdateOrganization = Fields.input({ name: Schema.optional(Fields.text("name", 255)) }).annotations({
   examples: [{ name: "Acme Marketing" }]
 })
 

@@ -7,12 +7,12 @@ import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectFromPath } from "../Http/ProjectFromPath.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
 
-export const CreateProject = Schema.Struct({
+export const CreateProject = Fields.input({
   name: Fields.text("name", 255),
   domain: Schema.optional(Schema.NullOr(Fields.hostname("domain")))
 }).annotations({ examples: [{ name: "Acme", domain: "acme.com" }] })
 
-export const UpdateProject = Schema.Struct({
+export const UpdateProject = Fields.input({
   name: Schema.optional(Fields.text("name", 255)),
   domain: Schema.optional(Schema.NullOr(Fields.hostname("domain"))),
   brand_id: Schema.optional(Schema.NullOr(Fields.id("brand_id"))).annotations({
@@ -26,7 +26,7 @@ const projectParam = HttpApiSchema.param("project", Fields.PathId)
 export class ProjectsApi extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/projects")
-      .setUrlParams(Schema.Struct(PageQuery))
+      .setUrlParams(Fields.input(PageQuery))
       .addSuccess(PaginatedSchema(Project))
       .middleware(requires("projects:read"))
       .annotate(OpenApi.Summary, "List projects")

@@ -10,19 +10,19 @@ import { DataOf, PageQuery } from "../Http/Responses.ts"
 
 const tags = Fields.idList("tags").annotations({ description: "Tag ids of the active project: the prompt's whole tag set." })
 
-export const CreatePrompt = Schema.Struct({
+export const CreatePrompt = Fields.input({
   monitor_id: Fields.id("monitor_id").annotations({ description: "A monitor of the active project." }),
   text: Fields.text("text", 2000).annotations({ description: "The question, 1-2000 characters, trimmed." }),
   tags: Schema.optionalWith(tags, { default: () => [] })
 }).annotations({ examples: [{ monitor_id: 1, text: "What is the best CRM for a small agency?", tags: [1] }] })
 
-export const UpdatePrompt = Schema.Struct({
+export const UpdatePrompt = Fields.input({
   monitor_id: Schema.optional(Fields.id("monitor_id")).annotations({ description: "Moves the prompt to another monitor of the project." }),
   text: Schema.optional(Fields.text("text", 2000)),
   tags: Schema.optional(tags).annotations({ description: "Replaces the prompt's whole tag set." })
 }).annotations({ examples: [{ tags: [1, 3] }] })
 
-export const PromptsQuery = Schema.Struct({
+export const PromptsQuery = Fields.input({
   ...PageQuery,
   monitor_id: Schema.optional(Fields.idQuery("monitor_id")).annotations({
     description: "Only the prompts of this monitor (a monitor of the active project)."

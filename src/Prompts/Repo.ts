@@ -1,5 +1,6 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
+import { changesOf, isEmpty } from "../Database/Changes.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Prompt } from "../Domain/Prompt.ts"
 import type { Tag } from "../Domain/Tag.ts"
@@ -110,13 +111,14 @@ export const layerSql = Layer.effect(
         }).pipe(sql.withTransaction),
       update: (id, patch) =>
         Effect.gen(function*() {
-          const changes: Record<string, unknown> = {}
-          if (patch.monitor_id !== undefined) changes.monitor_id = patch.monitor_id
-          if (patch.text !== undefined) changes.text = patch.text
-          if (Object.keys(changes).length > 0 || patch.tag_ids !== undefined) {
-            yield* sql`UPDATE prompts SET ${sql.update({ ...changes, updated_at: sql`now()` })} WHERE id = ${id}`
+          const { tag_ids, ...fields } = patch
+          const changes = changesOf(fields)
+          if (!isEmpty(changes)) {
+            yield* sql`UPDATE prompts SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id}`
+          } else if (tag_ids !== undefined) {
+            yield* sql`UPDATE prompts SET updated_at = now() WHERE id = ${id}`
           }
-          if (patch.tag_ids !== undefined) yield* replaceTags(id, patch.tag_ids)
+          if (tag_ids !== undefined) yield* replaceTags(id, tag_ids)
           return yield* byId(id)
         }).pipe(sql.withTransaction),
       delete: (id) => sql`DELETE FROM prompts WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid),

@@ -8,12 +8,12 @@ import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
 
-export const CreateTag = Schema.Struct({
+export const CreateTag = Fields.input({
   name: Fields.text("name", 100).annotations({ description: "Unique in the project, compared case-insensitively." }),
   color: Schema.optional(Fields.color("color"))
 }).annotations({ examples: [{ name: "Pricing", color: "#1D4ED8" }] })
 
-export const UpdateTag = Schema.Struct({
+export const UpdateTag = Fields.input({
   name: Schema.optional(Fields.text("name", 100)),
   color: Schema.optional(Fields.color("color"))
 }).annotations({ examples: [{ color: "#16a34a" }] })
@@ -23,7 +23,7 @@ const tagParam = HttpApiSchema.param("tag", Fields.PathId)
 export class TagsApi extends HttpApiGroup.make("tags")
   .add(
     HttpApiEndpoint.get("list", "/tags")
-      .setUrlParams(Schema.Struct(PageQuery))
+      .setUrlParams(Fields.input(PageQuery))
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Tag))
       .middleware(requires("tags:read"))

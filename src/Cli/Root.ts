@@ -1,0 +1,15 @@
+import { Command } from "@effect/cli"
+import { keys } from "./Keys.ts"
+import { migrate } from "./Migrate.ts"
+import { orgs } from "./Orgs.ts"
+
+/** `bvm`: administration of the service from the shell (organizations, API keys, schema). */
+export const root = Command.make("bvm").pipe(
+  Command.withDescription(
+    "Administer the brand visibility monitor. Uses DATABASE_URL, or the embedded database under DATA_DIR " +
+      "(shared with a running server)."
+  ),
+  Command.withSubcommands([orgs, keys, migrate])
+)
+
+export const run = Command.run(root, { name: "bvm", version: "0.1.0" })

@@ -1,0 +1,170 @@
+import type { TestServer } from "./TestServer.ts"
+
+/** The resources an endpoint call acts on: made fresh for each call, so deletes never collide. */
+export interface Fixture {
+  readonly project: number
+  readonly monitor: number
+  readonly otherMonitor: number
+  readonly prompt: number
+  readonly tag: number
+}
+
+export interface EndpointCase {
+  readonly name: string
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  readonly path: (f: Fixture) => string
+  /** null: needs only a valid key. */
+  readonly ability: string | null
+  readonly projectScoped: boolean
+  readonly body?: (f: Fixture) => unknown
+  readonly success: number
+}
+
+let counter = 0
+const unique = (prefix: string) => `${prefix} ${++counter}`
+
+/** Every endpoint of the API, with its ability (api-v1.md, decisions.md §3-4). */
+export const endpoints: ReadonlyArray<EndpointCase> = [
+  { name: "GET /me", method: "GET", path: () => "/api/v1/me", ability: null, projectScoped: false, success: 200 },
+  { name: "GET /organization", method: "GET", path: () => "/api/v1/organization", ability: "organization:read", projectScoped: false, success: 200 },
+  {
+    name: "PATCH /organization",
+    method: "PATCH",
+    path: () => "/api/v1/organization",
+    ability: "organization:manage",
+    projectScoped: false,
+    body: () => ({ name: "Renamed" }),
+    success: 200
+  },
+  { name: "GET /projects", method: "GET", path: () => "/api/v1/projects", ability: "projects:read", projectScoped: false, success: 200 },
+  {
+    name: "POST /projects",
+    method: "POST",
+    path: () => "/api/v1/projects",
+    ability: "projects:write",
+    projectScoped: false,
+    body: () => ({ name: unique("Project") }),
+    success: 201
+  },
+  { name: "GET /projects/{project}", method: "GET", path: (f) => `/api/v1/projects/${f.project}`, ability: "projects:read", projectScoped: false, success: 200 },
+  {
+    name: "PATCH /projects/{project}",
+    method: "PATCH",
+    path: (f) => `/api/v1/projects/${f.project}`,
+    ability: "projects:write",
+    projectScoped: false,
+    body: () => ({ name: "Renamed project" }),
+    success: 200
+  },
+  { name: "DELETE /projects/{project}", method: "DELETE", path: (f) => `/api/v1/projects/${f.project}`, ability: "projects:write", projectScoped: false, success: 204 },
+  { name: "GET /monitors", method: "GET", path: () => "/api/v1/monitors", ability: "monitors:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /monitors",
+    method: "POST",
+    path: () => "/api/v1/monitors",
+    ability: "monitors:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Monitor"), country: "DE", platforms: ["gemini"] }),
+    success: 201
+  },
+  { name: "GET /monitors/{monitor}", method: "GET", path: (f) => `/api/v1/monitors/${f.monitor}`, ability: "monitors:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /monitors/{monitor}",
+    method: "PATCH",
+    path: (f) => `/api/v1/monitors/${f.monitor}`,
+    ability: "monitors:write",
+    projectScoped: true,
+    body: () => ({ active: false }),
+    success: 200
+  },
+  { name: "DELETE /monitors/{monitor}", method: "DELETE", path: (f) => `/api/v1/monitors/${f.monitor}`, ability: "monitors:write", projectScoped: true, success: 204 },
+  { name: "GET /prompts", method: "GET", path: () => "/api/v1/prompts", ability: "prompts:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /prompts",
+    method: "POST",
+    path: () => "/api/v1/prompts",
+    ability: "prompts:write",
+    projectScoped: true,
+    body: (f) => ({ monitor_id: f.monitor, text: unique("Which CRM?"), tags: [f.tag] }),
+    success: 201
+  },
+  { name: "GET /prompts/{prompt}", method: "GET", path: (f) => `/api/v1/prompts/${f.prompt}`, ability: "prompts:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /prompts/{prompt}",
+    method: "PATCH",
+    path: (f) => `/api/v1/prompts/${f.prompt}`,
+    ability: "prompts:write",
+    projectScoped: true,
+    body: (f) => ({ monitor_id: f.otherMonitor, tags: [f.tag] }),
+    success: 200
+  },
+  { name: "DELETE /prompts/{prompt}", method: "DELETE", path: (f) => `/api/v1/prompts/${f.prompt}`, ability: "prompts:write", projectScoped: true, success: 204 },
+  {
+    name: "POST /prompts/{prompt}/tags/{tag}",
+    method: "POST",
+    path: (f) => `/api/v1/prompts/${f.prompt}/tags/${f.tag}`,
+    ability: "prompts:write",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "DELETE /prompts/{prompt}/tags/{tag}",
+    method: "DELETE",
+    path: (f) => `/api/v1/prompts/${f.prompt}/tags/${f.tag}`,
+    ability: "prompts:write",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /tags", method: "GET", path: () => "/api/v1/tags", ability: "tags:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /tags",
+    method: "POST",
+    path: () => "/api/v1/tags",
+    ability: "tags:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Tag") }),
+    success: 201
+  },
+  { name: "GET /tags/{tag}", method: "GET", path: (f) => `/api/v1/tags/${f.tag}`, ability: "tags:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /tags/{tag}",
+    method: "PATCH",
+    path: (f) => `/api/v1/tags/${f.tag}`,
+    ability: "tags:write",
+    projectScoped: true,
+    body: () => ({ color: "#123456" }),
+    success: 200
+  },
+  { name: "DELETE /tags/{tag}", method: "DELETE", path: (f) => `/api/v1/tags/${f.tag}`, ability: "tags:write", projectScoped: true, success: 204 }
+]
+
+/** The endpoints that name a resource of the project in their path, with that resource's name. */
+export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; readonly resource: "Monitor" | "Prompt" | "Tag" }> =
+  endpoints.flatMap((endpoint) => {
+    const match = /\/(monitors|prompts|tags)\/\{/.exec(endpoint.name)
+    if (!match || !endpoint.projectScoped) return []
+    const resource = ({ monitors: "Monitor", prompts: "Prompt", tags: "Tag" } as const)[match[1] as "monitors" | "prompts" | "tags"]
+    return [{ endpoint, resource }]
+  })
+
+/** A project with two monitors, a prompt and a tag, made through the API with an all-abilities key. */
+export const makeFixture = async (server: TestServer, key: string, projectId?: number): Promise<Fixture> => {
+  const ok = async (method: string, path: string, project: number | undefined, body: unknown) => {
+    const reply = await server.request(method, path, { key, project, body })
+    if (reply.status !== 201) throw new Error(`${method} ${path}: ${reply.status} ${reply.text}`)
+    return reply.body.data.id as number
+  }
+  const project = projectId ?? await ok("POST", "/api/v1/projects", undefined, { name: unique("Fixture project") })
+  const monitor = await ok("POST", "/api/v1/monitors", project, { name: "Main", country: "US", platforms: ["chatgpt"] })
+  const otherMonitor = await ok("POST", "/api/v1/monitors", project, { name: "Second", country: "GB", platforms: ["claude"] })
+  const tag = await ok("POST", "/api/v1/tags", project, { name: unique("fixture tag") })
+  const prompt = await ok("POST", "/api/v1/prompts", project, { monitor_id: monitor, text: "Best CRM for startups?" })
+  return { project, monitor, otherMonitor, prompt, tag }
+}
+
+export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>
+  server.request(endpoint.method, endpoint.path(fixture), {
+    key,
+    project: endpoint.projectScoped ? fixture.project : undefined,
+    body: endpoint.body?.(fixture)
+  })
