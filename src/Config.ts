@@ -1,4 +1,4 @@
-import { Config, Context, Layer, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Either, Layer, LogLevel, Option, Redacted } from "effect"
 
 /** Every setting of the service, read once from the environment (README: "Settings"). */
 export interface AppSettings {
@@ -11,6 +11,20 @@ export interface AppSettings {
   readonly logLevel: LogLevel.LogLevel
   /** How long in-flight requests may run on after SIGTERM before connections are cut. */
   readonly shutdownTimeoutSeconds: number
+}
+
+/** Log level names, in any case. */
+const logLevels: Record<string, LogLevel.LogLevel> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None,
+  off: LogLevel.None
 }
 
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
@@ -26,7 +40,15 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   redisUrl: Config.option(Config.redacted("REDIS_URL")).pipe(
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   ),
-  logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  logLevel: Config.string("LOG_LEVEL").pipe(
+    Config.withDefault("info"),
+    Config.mapOrFail((name) => {
+      const level = logLevels[name.trim().toLowerCase()]
+      return level === undefined
+        ? Either.left(ConfigError.InvalidData(["LOG_LEVEL"], `Expected one of ${Object.keys(logLevels).join(", ")}, got "${name}"`))
+        : Either.right(level)
+    })
+  ),
   shutdownTimeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(Config.withDefault(10))
 })
 

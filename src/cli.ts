@@ -1,12 +1,14 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
-import { BaseLive } from "./Cli/Environment.ts"
+import { BaseLive, LoggingLive } from "./Cli/Environment.ts"
 import { report } from "./Cli/Errors.ts"
 import { run } from "./Cli/Root.ts"
 
-// Failures are printed by `report` as one clean line; runMain only turns them into exit code 1.
+// `report` prints any failure (bad settings included) as a clean message; runMain only turns it into
+// exit code 1. The stderr logger is outermost so that nothing ever logs to stdout.
 run(process.argv).pipe(
-  report,
   Effect.provide(BaseLive),
+  report,
+  Effect.provide(LoggingLive),
   NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
 )

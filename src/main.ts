@@ -1,12 +1,26 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Settings } from "./Config.ts"
 import { LoggingLive } from "./Logging.ts"
 import { DatabaseLive, HttpServerLive } from "./Server.ts"
 
+/**
+ * Built after the server, so released before it: when shutdown starts, in-flight requests get
+ * SHUTDOWN_TIMEOUT_SECONDS to finish before the process exits anyway.
+ */
+const ShutdownDeadline = Layer.scopedDiscard(Effect.gen(function*() {
+  const { shutdownTimeoutSeconds } = yield* Settings
+  yield* Effect.addFinalizer(() =>
+    Effect.logInfo("shutting down: no new connections, waiting for in-flight requests").pipe(
+      Effect.zipRight(Effect.sync(() => setTimeout(() => process.exit(1), shutdownTimeoutSeconds * 1000).unref()))
+    )
+  )
+}))
+
 // SIGTERM and SIGINT interrupt the main fiber: the server stops accepting connections, lets in-flight
 // requests finish, then the database closes.
-HttpServerLive.pipe(
+ShutdownDeadline.pipe(
+  Layer.provideMerge(HttpServerLive),
   Layer.provide(DatabaseLive),
   Layer.provide(LoggingLive),
   Layer.provide(Settings.layer),

@@ -11,15 +11,16 @@ import * as Repositories from "../Repositories.ts"
  * so LOG_LEVEL is read here with the CLI's own default.
  */
 export const LoggingLive = Layer.unwrapEffect(
-  Effect.map(Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Warning)), (level) =>
+  // An invalid LOG_LEVEL is reported by `SettingsLive`, once the logger is up to report it.
+  Effect.map(Config.logLevel("LOG_LEVEL").pipe(Config.orElse(() => Config.succeed(LogLevel.Warning))), (level) =>
     Layer.merge(
       Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)),
       Logger.minimumLogLevel(level)
     ))
 )
 
-/** What every command may use: settings from the environment, logging, the Node platform. */
-export const BaseLive = Layer.mergeAll(Settings.layer, LoggingLive, NodeContext.layer)
+/** What every command may use: settings from the environment and the Node platform. */
+export const BaseLive = Layer.merge(Settings.layer, NodeContext.layer)
 
 /**
  * The configured database. With the embedded database, a running server already holding DATA_DIR is

@@ -1,5 +1,5 @@
 import { ValidationError as CliValidationError } from "@effect/cli"
-import { Cause, Console, Data, Effect, Option } from "effect"
+import { Cause, ConfigError, Console, Data, Effect, Option } from "effect"
 
 /**
  * A mistake of the person at the keyboard (unknown organization, bad ability, ...). Its message is
@@ -9,7 +9,8 @@ export class UserError extends Data.TaggedError("UserError")<{ readonly message:
 
 /** The text of an error and of the errors that caused it, without stack traces. */
 const describe = (error: unknown): string => {
-  if (error instanceof UserError) return error.message
+  // Its message alone does not name the environment variable; its string form does.
+  if (ConfigError.isConfigError(error)) return `invalid settings ${String(error)}`
   if (error instanceof Error || (typeof error === "object" && error !== null && "message" in error)) {
     const { message, cause } = error as { readonly message: unknown; readonly cause?: unknown }
     const text = typeof message === "string" && message !== "" ? message : String(error)
@@ -20,21 +21,22 @@ const describe = (error: unknown): string => {
 }
 
 /**
- * Prints a failure as one clean line on stderr and fails again, so that `runMain` (with error reporting
- * off) exits with 1. Parse errors of `@effect/cli` are already printed by it, with the help, so they
- * only keep the exit code. The full cause stays available at debug level.
+ * Prints a failure as one clean message on stderr and fails again, so that `runMain` (with error reporting
+ * off) exits with 1. Parse errors of `@effect/cli` are already printed by it, so they only keep the
+ * exit code. The full cause stays available at debug level.
  */
 export const report = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.catchAllCause(self, (cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
     const failure = Cause.failureOption(cause)
     const alreadyPrinted = Option.isSome(failure) && CliValidationError.isValidationError(failure.value)
+    // A user error is a sentence of its own; anything else (database down, ...) gets a prefix.
     const message = Option.match(failure, {
       onNone: () => `Unexpected error: ${describe(Cause.squash(cause))}`,
-      onSome: describe
+      onSome: (error) => (error instanceof UserError ? error.message : `Error: ${describe(error)}`)
     })
     return Effect.logDebug("command failed", cause).pipe(
-      Effect.zipRight(alreadyPrinted ? Effect.void : Console.error(`Error: ${message}`)),
+      Effect.zipRight(alreadyPrinted ? Effect.void : Console.error(message)),
       Effect.zipRight(Effect.failCause(cause))
     )
   })

@@ -318,6 +318,29 @@ describe.each(backends)("cascade delete (%s)", (backend) => {
     expect(tags.body.data.map((tag: any) => tag.id)).toEqual(seeded.tags)
   })
 
+  it("moving a prompt to the other monitor keeps the prompt's tags and responses; deleting it then removes them", async () => {
+    const seeded = await seed("Mover")
+    const [, m2] = seeded.monitors
+    const [p1] = seeded.prompts
+    const moved = await api("PATCH", `/prompts/${p1}`, { project: seeded.project, body: { monitor_id: m2 } })
+    expect(moved.status, moved.text).toBe(200)
+    expect(moved.body.data.monitor_id).toBe(m2)
+    expect(moved.body.data.tags.map((tag: any) => tag.id)).toEqual([seeded.tags[0], seeded.tags[3]])
+    if (server.sql) {
+      expect(await count(server.sql, `prompts WHERE id = ${p1} AND monitor_id = ${m2}`)).toBe(1)
+      expect(await count(server.sql, `responses WHERE prompt_id = ${p1}`)).toBe(2)
+      expect(await count(server.sql, `prompt_tags WHERE prompt_id = ${p1}`)).toBe(2)
+    }
+    const reply = await api("DELETE", `/monitors/${m2}`, { project: seeded.project })
+    expect(reply.status, reply.text).toBe(204)
+    if (server.sql) {
+      expect(await count(server.sql, `prompts WHERE id = ${p1}`)).toBe(0)
+      expect(await count(server.sql, `responses WHERE prompt_id = ${p1}`)).toBe(0)
+      expect(await count(server.sql, `prompt_tags WHERE prompt_id = ${p1}`)).toBe(0)
+    }
+    expect(await promptIds(seeded.project)).toEqual([seeded.prompts[1]])
+  })
+
   it("DELETE /prompts/{prompt} removes its tag attachments and responses, nothing else", async () => {
     const seeded = await seed("Prompts")
     const [p1, p2, p3] = seeded.prompts

@@ -343,6 +343,13 @@ describe.each(backends)("pagination envelope (%s)", (backend) => {
       expect(more.body.meta.current_page).toBe(3)
     })
 
+    it("a trailing slash on the request path is not kept in meta.path or the links", async () => {
+      const reply = await get("/api/v1/tags/?per_page=10")
+      expect(reply.status).toBe(200)
+      expect(reply.body.meta.path).toBe(tagsPath)
+      expect(reply.body.links.first).toBe(`${tagsPath}?per_page=10&page=1`)
+    })
+
     it("link URLs are absolute, on the request's own scheme, host and port", async () => {
       const reply = await get("/api/v1/tags?per_page=10")
       const port = new URL(server.baseUrl).port

@@ -1,0 +1,214 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs/promises"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
+import { Settings } from "../../src/Config.ts"
+import * as Database from "../../src/Database/Database.ts"
+import { hashKey } from "../../src/Domain/ApiKey.ts"
+import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
+import { ProjectsRepo } from "../../src/Projects/Repo.ts"
+import * as Repositories from "../../src/Repositories.ts"
+
+/**
+ * The CLI as a user runs it: a child process per command. Each child costs seconds (tsx, module
+ * loading, and the first one boots PGlite), so runs are few and each checks several things.
+ *
+ * Against the embedded database, the first command opens a fresh DATA_DIR itself (migrating it); the
+ * test process then opens that directory like a running server would, and the later commands share it
+ * through its socket. With DATABASE_URL set (CI's PostgreSQL run), everything uses that database, which
+ * may hold earlier rows: no id is assumed.
+ */
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const databaseUrl = Option.fromNullable(process.env.DATABASE_URL).pipe(Option.filter((url) => url.trim() !== ""))
+const TIMEOUT = 60_000
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const cli = (dataDir: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> =>
+  new Promise((resolve) => {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir }
+    if (Option.isNone(databaseUrl)) delete childEnv.DATABASE_URL
+    // The default (quiet) logging unless a test asks for more.
+    delete childEnv.LOG_LEVEL
+    Object.assign(childEnv, env)
+    execFile(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: root, env: childEnv }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
+  })
+
+/** Exactly one line on stdout, which is JSON. */
+const jsonLine = (run: Run): any => {
+  expect(run.stderr).not.toMatch(/\n\s+at /)
+  expect(run.code, run.stderr).toBe(0)
+  expect(run.stdout.endsWith("\n")).toBe(true)
+  expect(run.stdout.trimEnd().split("\n")).toHaveLength(1)
+  return JSON.parse(run.stdout)
+}
+
+/** A failure: exit code 1, nothing on stdout, one clean message (no stack trace) on stderr. */
+const failure = (run: Run): string => {
+  expect(run.code).toBe(1)
+  expect(run.stdout).toBe("")
+  expect(run.stderr).not.toMatch(/\n\s+at /)
+  expect(run.stderr.trim()).not.toBe("")
+  return run.stderr
+}
+
+const tempDirs: Array<string> = []
+const tempDir = async () => {
+  const dir = await Fs.mkdtemp(Path.join(Os.tmpdir(), "bvm-cli-"))
+  tempDirs.push(dir)
+  return dir
+}
+
+describe("cli", () => {
+  let dataDir: string
+  /** The database as seen from the test, opened after the first command (which must open it itself). */
+  let db: ManagedRuntime.ManagedRuntime<OrganizationsRepo | ApiKeysRepo | ProjectsRepo | SqlClient.SqlClient, unknown> | undefined
+  const database = () => {
+    db ??= ManagedRuntime.make(
+      Repositories.layerSql.pipe(
+        Layer.provideMerge(Database.layer({ shareRunning: false })),
+        Layer.provide(Settings.layerWith({ dataDir, databaseUrl: Option.map(databaseUrl, Redacted.make) }))
+      )
+    )
+    return db
+  }
+  /** The organization the key tests work in. */
+  let organization: { readonly id: number; readonly name: string }
+
+  beforeAll(async () => {
+    dataDir = await tempDir()
+  })
+  afterAll(async () => {
+    await db?.dispose()
+    await Promise.all(tempDirs.map((dir) => Fs.rm(dir, { recursive: true, force: true })))
+  })
+
+  it("orgs create --json works on a fresh data directory and prints exactly {id, name}", async () => {
+    // Debug logging on: the logs must still stay off stdout.
+    const run = await cli(dataDir, ["orgs", "create", "--json", "  Acme  "], { LOG_LEVEL: "Debug" })
+    const created = jsonLine(run)
+    expect(Object.keys(created)).toEqual(["id", "name"])
+    expect(created).toEqual({ id: expect.any(Number), name: "Acme" })
+    expect(run.stderr).toMatch(/level=DEBUG/)
+    expect(run.stderr).toMatch(/Migrations complete/)
+  }, TIMEOUT)
+
+  it("migrate --json lists the migrations it ran", async () => {
+    if (Option.isNone(databaseUrl)) {
+      // Back to an empty schema (only ever on the test's own embedded database): a second fresh data
+      // directory would cost another PGlite boot.
+      await database().runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql`DROP SCHEMA public CASCADE`.pipe(Effect.zipRight(sql`CREATE SCHEMA public`))))
+      expect(jsonLine(await cli(dataDir, ["migrate", "--json"]))).toEqual({ applied: ["1_data_model"] })
+    }
+    // PostgreSQL was migrated by the first command.
+    expect(jsonLine(await cli(dataDir, ["migrate", "--json"]))).toEqual({ applied: [] })
+    organization = await database().runPromise(Effect.flatMap(OrganizationsRepo, (repo) => repo.create("Acme")))
+  }, TIMEOUT)
+
+  it("keys create, list and revoke", async () => {
+    const [other, project] = await database().runPromise(Effect.gen(function*() {
+      const other = yield* (yield* OrganizationsRepo).create("Other")
+      const project = yield* (yield* ProjectsRepo).create(organization.id, { name: "Site", domain: null })
+      return [other, project] as const
+    }))
+
+    const created = jsonLine(
+      await cli(dataDir, [
+        "keys",
+        "create",
+        "--org",
+        String(organization.id),
+        "--name",
+        "ci",
+        "--abilities",
+        " projects:read, monitors:read,projects:read ",
+        "--projects",
+        String(project.id),
+        "--expires-in-days",
+        "30",
+        "--json"
+      ])
+    )
+    expect(Object.keys(created)).toEqual(["id", "key"])
+    expect(created.key).toMatch(/^bvm_[0-9A-Za-z]{40}$/)
+    const stored = Option.getOrThrow(
+      await database().runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.findByHash(hashKey(created.key))))
+    )
+    expect(stored).toMatchObject({
+      id: created.id,
+      organization_id: organization.id,
+      name: "ci",
+      prefix: created.key.slice(0, 8),
+      abilities: ["projects:read", "monitors:read"],
+      project_ids: [project.id],
+      revoked_at: null
+    })
+    const days = (stored.expires_at!.getTime() - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(29.9)
+    expect(days).toBeLessThanOrEqual(30)
+
+    const [listRun, otherListRun] = await Promise.all([
+      cli(dataDir, ["keys", "list", "--org", String(organization.id), "--json"]),
+      cli(dataDir, ["keys", "list", "--org", String(other.id)])
+    ])
+    expect(listRun.stdout).not.toContain(created.key)
+    expect(listRun.stdout).not.toContain(hashKey(created.key))
+    const listed = jsonLine(listRun)
+    expect(listed).toEqual([
+      {
+        id: created.id,
+        name: "ci",
+        prefix: created.key.slice(0, 8),
+        abilities: ["projects:read", "monitors:read"],
+        project_ids: [project.id],
+        expires_at: stored.expires_at!.toISOString(),
+        revoked: false,
+        revoked_at: null,
+        last_used_at: null,
+        created_at: stored.created_at.toISOString()
+      }
+    ])
+    expect(otherListRun.code).toBe(0)
+    expect(otherListRun.stdout).toBe(`Organization ${other.id} has no API keys.\n`)
+
+    const revoked = jsonLine(await cli(dataDir, ["keys", "revoke", String(created.id), "--json"]))
+    expect(revoked).toEqual({ id: created.id, revoked: true })
+    const after = await database().runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.findByHash(hashKey(created.key))))
+    expect(Option.getOrThrow(after).revoked_at).toBeInstanceOf(Date)
+  }, TIMEOUT)
+
+  it("refuses bad input with a clean message and exit code 1", async () => {
+    const [otherProject, lastKeyId] = await database().runPromise(Effect.gen(function*() {
+      const other = yield* (yield* OrganizationsRepo).create("Foreign")
+      const project = yield* (yield* ProjectsRepo).create(other.id, { name: "Theirs", domain: null })
+      const keys = yield* (yield* ApiKeysRepo).listByOrganization(organization.id)
+      return [project, Math.max(0, ...keys.map((key) => key.id))] as const
+    }))
+    const org = String(organization.id)
+    const [badAbility, unknownOrg, foreignProject, unknownKey] = await Promise.all([
+      cli(dataDir, ["keys", "create", "--org", org, "--name", "x", "--abilities", "projects:read,bogus:thing", "--json"]),
+      cli(dataDir, ["keys", "create", "--org", String(Number.MAX_SAFE_INTEGER), "--name", "x", "--abilities", "*", "--json"]),
+      cli(dataDir, ["keys", "create", "--org", org, "--name", "x", "--abilities", "*", "--projects", String(otherProject.id)]),
+      cli(dataDir, ["keys", "revoke", String(lastKeyId + 1_000_000)])
+    ])
+    expect(failure(badAbility)).toContain("bogus:thing")
+    expect(failure(unknownOrg)).toContain(`Organization ${Number.MAX_SAFE_INTEGER} not found`)
+    expect(failure(foreignProject)).toContain(`${otherProject.id} is not a project of organization ${org}`)
+    expect(failure(unknownKey)).toContain("not found")
+
+    const keys = await database().runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.listByOrganization(organization.id)))
+    expect(keys.map((key) => key.name)).toEqual(["ci"])
+  }, TIMEOUT)
+})

@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import { afterAll, describe, expect, it } from "vitest"
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * The real server process (`npm start`'s command) on the embedded database: SIGTERM lets the request in
+ * flight finish, refuses new connections, then exits 0. The request is held in flight from outside by
+ * an open transaction on the published PGlite socket, which queues the server's queries behind it.
+ */
+describe("graceful shutdown", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "bvm-shutdown-"))
+  let child: ChildProcess | undefined
+  afterAll(() => {
+    child?.kill("SIGKILL")
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it("finishes in-flight requests on SIGTERM and exits 0", async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    const { DATABASE_URL: _, ...env } = process.env
+    child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "Warning" },
+      stdio: "ignore"
+    })
+    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)))
+    const base = `http://127.0.0.1:${port}`
+    for (let i = 0; i < 120; i++) {
+      const up = await fetch(`${base}/health`).then((r) => r.ok, () => false)
+      if (up) break
+      await wait(250)
+    }
+    const published = JSON.parse(readFileSync(join(dataDir, "embedded-server.json"), "utf8"))
+    const blocker = new pg.Client({ host: published.host, port: published.port, user: "postgres", database: "postgres" })
+    blocker.on("error", () => {}) // the server closes this socket when it stops
+    await blocker.connect()
+    await blocker.query("BEGIN")
+    await blocker.query("SELECT 1")
+
+    const inFlight = fetch(`${base}/ready`).then(async (reply) => ({ status: reply.status, body: await reply.json() }))
+    await wait(300)
+    child.kill("SIGTERM")
+    await wait(500)
+    const newConnection = await fetch(`${base}/health`).then(() => "accepted", () => "refused")
+    await blocker.query("COMMIT")
+
+    expect(await inFlight).toEqual({ status: 200, body: { status: "ready" } })
+    expect(newConnection).toBe("refused")
+    expect(await exited).toBe(0)
+    await blocker.end().catch(() => {})
+  }, 60_000)
+})
