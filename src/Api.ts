@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import * as ErrorSchemas from "./Http/ErrorSchemas.ts"
+import { cleanOpenApi } from "./Http/OpenApiCleanup.ts"
 import { MeApi } from "./Me/Api.ts"
 import { MonitorsApi } from "./Monitors/Api.ts"
 import { OrganizationsApi } from "./Organizations/Api.ts"
@@ -26,6 +27,7 @@ export class Api extends HttpApi.make("brand-visibility")
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "Brand Visibility Monitoring API")
   .annotate(OpenApi.Version, "1")
+  .annotate(OpenApi.Transform, cleanOpenApi)
   .annotate(
     OpenApi.Description,
     "Monitors how AI platforms answer the questions a brand's buyers ask. Authenticate with `Authorization: Bearer <key>`; " +

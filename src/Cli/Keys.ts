@@ -17,6 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 const organizationId = Options.integer("org").pipe(
   Options.mapEffect(Input.validated(Input.checkId("--org"))),
+  Options.withPseudoName("ID"),
   Options.withDescription("The id of the organization that owns the keys.")
 )
 
@@ -31,18 +32,21 @@ const findOrganization = (id: number) =>
 
 const create = Command.make("create", {
   organizationId,
-  name: Options.text("name").pipe(Options.withDescription("A label for the key, e.g. where it is used.")),
+  name: Options.text("name").pipe(Options.withPseudoName("NAME"), Options.withDescription("A label for the key, e.g. where it is used.")),
   abilities: Options.text("abilities").pipe(
     Options.mapEffect(Input.validated(Input.parseAbilities)),
+    Options.withPseudoName("LIST"),
     Options.withDescription(`Comma-separated abilities the key grants, or "${WILDCARD}" for all: ${abilities.join(", ")}.`)
   ),
   projectIds: Options.text("projects").pipe(
     Options.mapEffect(Input.validated(Input.parseProjectIds)),
+    Options.withPseudoName("IDS"),
     Options.withDescription("Comma-separated ids of the organization's projects the key may act in (default: all)."),
     Options.optional
   ),
   expiresInDays: Options.integer("expires-in-days").pipe(
     Options.mapEffect(Input.validated(Input.checkExpiresInDays)),
+    Options.withPseudoName("DAYS"),
     Options.withDescription("Days until the key expires (default: never)."),
     Options.optional
   ),

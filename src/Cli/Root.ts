@@ -1,4 +1,5 @@
 import { Command } from "@effect/cli"
+import packageJson from "../../package.json" with { type: "json" }
 import { keys } from "./Keys.ts"
 import { migrate } from "./Migrate.ts"
 import { orgs } from "./Orgs.ts"
@@ -12,4 +13,4 @@ export const root = Command.make("bvm").pipe(
   Command.withSubcommands([orgs, keys, migrate])
 )
 
-export const run = Command.run(root, { name: "bvm", version: "0.1.0" })
+export const run = Command.run(root, { name: "bvm", version: packageJson.version })

@@ -1,11 +1,11 @@
 import { HttpApiMiddleware, HttpApiSecurity, HttpApp, HttpServerResponse, OpenApi } from "@effect/platform"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
 import { abilities, type Ability, grants } from "../Domain/Ability.ts"
 import type { ApiKey } from "../Domain/ApiKey.ts"
 import { Forbidden } from "../Domain/Errors.ts"
 import { RequestQuota } from "./RequestQuota.ts"
-import { ErrorBody } from "./ErrorSchemas.ts"
+import * as ErrorSchemas from "./ErrorSchemas.ts"
 
 /** The key of the request, once authenticated. */
 export class CurrentKey extends Context.Tag("CurrentKey")<CurrentKey, ApiKey>() {}
@@ -13,6 +13,8 @@ export class CurrentKey extends Context.Tag("CurrentKey")<CurrentKey, ApiKey>() 
 const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer bvm_...`. Keys are issued by `npm run cli -- keys create`.")
 )
+
+const failure = Schema.Union(ErrorSchemas.Unauthenticated, ErrorSchemas.TooManyRequests, ErrorSchemas.Forbidden)
 
 /**
  * The guard of an endpoint: authenticates the key (401), spends one request of its quota (429), then
@@ -25,7 +27,7 @@ const bearer = HttpApiSecurity.bearer.pipe(
 class Authorize extends HttpApiMiddleware.Tag<Authorize>()("Authorize", {
   security: { bearer },
   provides: CurrentKey,
-  failure: ErrorBody
+  failure
 }) {}
 
 type AuthorizeTag = typeof Authorize
@@ -39,7 +41,7 @@ const tagFor = (requirement: Ability | "authenticated"): AuthorizeTag => {
     tag = HttpApiMiddleware.Tag<Authorize>()(`Authorize/${requirement}` as "Authorize", {
       security: { bearer },
       provides: CurrentKey,
-      failure: ErrorBody
+      failure
     })
     tags.set(requirement, tag)
   }

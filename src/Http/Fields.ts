@@ -16,7 +16,10 @@ export const text = (field: string, max: number) =>
     Schema.compose(Schema.Trim),
     Schema.minLength(1, { message: () => `The ${label(field)} field is required.` }),
     Schema.maxLength(max, { message: () => `The ${label(field)} field must not be greater than ${max} characters.` })
-  ).annotations({ description: `1 to ${max} characters, trimmed.` })
+  ).annotations({
+    description: `1 to ${max} characters, trimmed.`,
+    jsonSchema: { type: "string", minLength: 1, maxLength: max, description: `1 to ${max} characters, trimmed.` }
+  })
 
 export const id = (field: string) =>
   Schema.Number.annotations({ message: () => `The ${label(field)} field must be an integer.` }).pipe(
@@ -39,7 +42,9 @@ export const color = (field: string) =>
     Schema.compose(Schema.Trim),
     Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => `The ${label(field)} field must be a valid hexadecimal color (#rrggbb).` }),
     Schema.compose(Schema.Lowercase)
-  ).annotations({ description: "`#rrggbb`, any case; stored lower-case.", examples: ["#1d4ed8"] })
+  ).annotations({
+    jsonSchema: { type: "string", pattern: "^#[0-9a-fA-F]{6}$", description: "`#rrggbb`, any case; stored lower-case.", examples: ["#1d4ed8"] }
+  })
 
 /** ISO 3166-1 alpha-2 in any case, stored upper-case. */
 export const country = (field: string) =>
@@ -47,7 +52,9 @@ export const country = (field: string) =>
     Schema.compose(Schema.Trim),
     Schema.filter(isCountryCode, { message: () => `The ${label(field)} field must be an ISO 3166-1 alpha-2 country code.` }),
     Schema.compose(Schema.Uppercase)
-  ).annotations({ description: "ISO 3166-1 alpha-2 code, any case; stored upper-case.", examples: ["US"] })
+  ).annotations({
+    jsonSchema: { type: "string", minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 code, any case; stored upper-case.", examples: ["US"] }
+  })
 
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/
 
@@ -57,7 +64,9 @@ export const hostname = (field: string) =>
     Schema.compose(Schema.Trim),
     Schema.compose(Schema.Lowercase),
     Schema.filter((host) => HOSTNAME.test(host), { message: () => `The ${label(field)} field must be a valid hostname.` })
-  ).annotations({ description: "A hostname, such as `example.com`; stored lower-case.", examples: ["example.com"] })
+  ).annotations({
+    jsonSchema: { type: "string", format: "hostname", description: "A hostname, such as `example.com`; stored lower-case.", examples: ["example.com"] }
+  })
 
 /** A non-empty set of platform names; repeated names count once. */
 export const platformSet = (field: string) =>

@@ -4,7 +4,7 @@ import type { Project } from "../Domain/Project.ts"
 import { InvalidProjectHeader, MissingProjectHeader, NotFound } from "../Domain/Errors.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { CurrentKey } from "./Authorize.ts"
-import { ErrorBody } from "./ErrorSchemas.ts"
+import * as ErrorSchemas from "./ErrorSchemas.ts"
 
 /** The active project of a request. */
 export class CurrentProject extends Context.Tag("CurrentProject")<CurrentProject, Project>() {}
@@ -29,7 +29,7 @@ export const scopeOf = (key: Context.Tag.Service<CurrentKey>) => ({
  */
 export class ProjectContext extends HttpApiMiddleware.Tag<ProjectContext>()("ProjectContext", {
   provides: CurrentProject,
-  failure: ErrorBody
+  failure: Schema.Union(ErrorSchemas.BadRequest, ErrorSchemas.NotFound)
 }) {
   static readonly layer = Layer.effect(
     ProjectContext,

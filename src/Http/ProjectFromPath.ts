@@ -3,7 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { NotFound } from "../Domain/Errors.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { CurrentKey } from "./Authorize.ts"
-import { ErrorBody } from "./ErrorSchemas.ts"
+import * as ErrorSchemas from "./ErrorSchemas.ts"
 import { CurrentProject, parseId, scopeOf } from "./ProjectContext.ts"
 
 /**
@@ -12,7 +12,7 @@ import { CurrentProject, parseId, scopeOf } from "./ProjectContext.ts"
  */
 export class ProjectFromPath extends HttpApiMiddleware.Tag<ProjectFromPath>()("ProjectFromPath", {
   provides: CurrentProject,
-  failure: ErrorBody
+  failure: ErrorSchemas.NotFound
 }) {
   static readonly layer = Layer.effect(
     ProjectFromPath,

@@ -11,7 +11,7 @@ import { DataOf, PageQuery } from "../Http/Responses.ts"
 export const CreateTag = Fields.input({
   name: Fields.text("name", 100).annotations({ description: "Unique in the project, compared case-insensitively." }),
   color: Schema.optional(Fields.color("color"))
-}).annotations({ examples: [{ name: "Pricing", color: "#1D4ED8" }] })
+}).annotations({ examples: [{ name: "Pricing", color: "#1d4ed8" }] })
 
 export const UpdateTag = Fields.input({
   name: Schema.optional(Fields.text("name", 100)),

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { endpoints } from "../support/Endpoints.ts"
+import { backends, startServer, type TestServer } from "../support/TestServer.ts"
+
+describe.each(backends)("docs, health and readiness (%s)", (backend) => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer(backend)
+  })
+  afterAll(() => server.close())
+
+  it("serves an OpenAPI document describing every endpoint", async () => {
+    const reply = await server.request("GET", "/api/v1/openapi.json")
+    expect(reply.status).toBe(200)
+    const spec = reply.body
+    expect(spec.openapi).toMatch(/^3\./)
+    expect(spec.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" })
+    for (const endpoint of endpoints) {
+      const path = endpoint.name.split(" ")[1]!
+      const operation = spec.paths[`/api/v1${path}`]?.[endpoint.method.toLowerCase()]
+      expect(operation, endpoint.name).toBeDefined()
+      expect(operation.summary, endpoint.name).toBeTruthy()
+      expect(operation.description, endpoint.name).toBeTruthy()
+      expect(operation.security, endpoint.name).toEqual([{ bearer: [] }])
+      const header = operation.parameters?.find((parameter: any) => parameter.in === "header" && parameter.name === "service-project-id")
+      expect(header !== undefined, endpoint.name).toBe(endpoint.projectScoped)
+      if (endpoint.ability !== null) expect(operation.description, endpoint.name).toContain(endpoint.ability)
+      const success = operation.responses[String(endpoint.success)]
+      expect(success, endpoint.name).toBeDefined()
+      if (operation.requestBody) {
+        expect(operation.requestBody.content["application/json"].schema.examples?.length, endpoint.name).toBeGreaterThan(0)
+      }
+    }
+    expect(JSON.stringify(spec)).not.toContain("HttpApiDecodeError")
+  })
+
+  it("serves a docs page that loads nothing from the internet", async () => {
+    const reply = await server.request("GET", "/docs")
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get("content-type")).toContain("text/html")
+    expect(reply.text).not.toMatch(/<script[^>]+src=["']https?:/)
+    expect(reply.text).not.toMatch(/<link[^>]+href=["']https?:/)
+    expect(reply.text).toContain("Brand Visibility Monitoring API")
+  })
+
+  it("answers /health and /ready", async () => {
+    expect(await server.request("GET", "/health")).toMatchObject({ status: 200, body: { status: "ok" } })
+    expect(await server.request("GET", "/ready")).toMatchObject({ status: 200, body: { status: "ready" } })
+  })
+})
