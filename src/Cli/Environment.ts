@@ -1,23 +1,27 @@
 import { NodeContext } from "@effect/platform-node"
-import { Config, Effect, Layer, Logger, LogLevel } from "effect"
-import { Settings } from "../Config.ts"
+import { Config, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Settings, settingsConfig } from "../Config.ts"
 import * as Database from "../Database/Database.ts"
 import * as Migrations from "../Database/Migrations.ts"
 import * as Repositories from "../Repositories.ts"
 
 /**
- * Logs as logfmt on stderr: stdout belongs to the command's output. Quiet unless asked: a CLI user wants
- * the result, not the info lines the server logs. `Settings.logLevel` defaults to Info for the server,
- * so LOG_LEVEL is read here with the CLI's own default.
+ * Quiet unless asked: a CLI user wants the result, not the info lines the server logs. `Settings` defaults
+ * LOG_LEVEL to info for the server, so the CLI looks for the variable itself and, when it is set, parses
+ * it as the server does. An invalid value falls back here; `Settings.layer` then reports it.
  */
-export const LoggingLive = Layer.unwrapEffect(
-  // An invalid LOG_LEVEL is reported by `SettingsLive`, once the logger is up to report it.
-  Effect.map(Config.logLevel("LOG_LEVEL").pipe(Config.orElse(() => Config.succeed(LogLevel.Warning))), (level) =>
-    Layer.merge(
-      Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)),
-      Logger.minimumLogLevel(level)
-    ))
-)
+const logLevel = Effect.gen(function*() {
+  const given = yield* Config.option(Config.string("LOG_LEVEL"))
+  if (Option.isNone(given)) return LogLevel.Warning
+  return yield* Effect.map(settingsConfig, (settings) => settings.logLevel)
+}).pipe(Effect.orElseSucceed(() => LogLevel.Warning))
+
+/** Logs as logfmt on stderr: stdout belongs to the command's output. */
+export const LoggingLive = Layer.unwrapEffect(Effect.map(logLevel, (level) =>
+  Layer.merge(
+    Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)),
+    Logger.minimumLogLevel(level)
+  )))
 
 /** What every command may use: settings from the environment and the Node platform. */
 export const BaseLive = Layer.merge(Settings.layer, NodeContext.layer)

@@ -1,9 +1,9 @@
-import { HttpApiMiddleware, HttpApiSecurity, HttpApp, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApiMiddleware, HttpApiSecurity, HttpApp, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Context, Effect, Layer, Schema } from "effect"
 import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
 import { abilities, type Ability, grants } from "../Domain/Ability.ts"
 import type { ApiKey } from "../Domain/ApiKey.ts"
-import { Forbidden } from "../Domain/Errors.ts"
+import { Forbidden, Unauthenticated } from "../Domain/Errors.ts"
 import { RequestQuota } from "./RequestQuota.ts"
 import * as ErrorSchemas from "./ErrorSchemas.ts"
 
@@ -61,6 +61,9 @@ const implementation = (requirement: Ability | "authenticated") =>
     return {
       bearer: (token) =>
         Effect.gen(function*() {
+          // The platform strips any 7-character scheme; only `Bearer` (in any case) carries a key.
+          const request = yield* HttpServerRequest.HttpServerRequest
+          if (!/^bearer /i.test(request.headers.authorization ?? "")) return yield* new Unauthenticated()
           const key = yield* auth.authenticate(token)
           const remaining = yield* quota.consume(key.id).pipe(
             Effect.tapError((exceeded) => rateLimitHeaders(exceeded.limit, 0))

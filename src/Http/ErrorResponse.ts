@@ -25,22 +25,34 @@ import { RequestId } from "./RequestId.ts"
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
 
-/** Schema decoding issues as the `errors` object of a 422: `tags.0`, `name`, ... */
+/**
+ * Schema decoding issues as the `errors` object of a 422: `tags.0`, `name`, ...
+ *
+ * The field schemas (Http/Fields.ts) carry client-facing sentences ("The name field ..."). A union
+ * (a nullable field, a set of allowed values) also reports one technical line per member it did not
+ * match; those are dropped, and a field left with none gets the generic sentence.
+ */
 export const fieldErrors = (issues: HttpApiError.HttpApiDecodeError["issues"]): FieldErrors => {
-  const errors: Record<string, Array<string>> = {}
+  const byField = new Map<string, Array<string>>()
   for (const issue of issues) {
     const field = issue.path.map(String).join(".")
+    const key = field === "" ? "body" : field
     const text = field === ""
       ? "The request body must be a JSON object."
       : issue._tag === "Missing"
-      ? `The ${field.replaceAll("_", " ")} field is required.`
+      ? `The ${label(field)} field is required.`
       : issue.message
-    const key = field === "" ? "body" : field
-    const list = (errors[key] ??= [])
-    if (!list.includes(text)) list.push(text)
+    byField.set(key, [...(byField.get(key) ?? []), text])
+  }
+  const errors: Record<string, ReadonlyArray<string>> = {}
+  for (const [field, texts] of byField) {
+    const sentences = [...new Set(texts.filter((text) => text.startsWith("The ")))]
+    errors[field] = sentences.length > 0 ? sentences : [`The selected ${label(field)} is invalid.`]
   }
   return errors
 }
+
+const label = (field: string) => field.replaceAll("_", " ")
 
 const CONNECTION_ERRORS = ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]
 

@@ -14,8 +14,11 @@ const label = (field: string) => field.replaceAll("_", " ")
 export const text = (field: string, max: number) =>
   Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
     Schema.compose(Schema.Trim),
-    Schema.minLength(1, { message: () => `The ${label(field)} field is required.` }),
-    Schema.maxLength(max, { message: () => `The ${label(field)} field must not be greater than ${max} characters.` })
+    Schema.filter((value) => value.length > 0, { message: () => `The ${label(field)} field is required.` }),
+    // Characters, not UTF-16 units: what varchar(n) counts, and what a person counts.
+    Schema.filter((value) => [...value].length <= max, {
+      message: () => `The ${label(field)} field must not be greater than ${max} characters.`
+    })
   ).annotations({
     description: `1 to ${max} characters, trimmed.`,
     jsonSchema: { type: "string", minLength: 1, maxLength: max, description: `1 to ${max} characters, trimmed.` }
@@ -99,6 +102,9 @@ export const idQuery = (field: string) =>
       }),
     encode: (id) => ParseResult.succeed(String(id))
   }).annotations({ jsonSchema: { type: "integer", minimum: 1 } })
+
+/** An optional field of a body: absent or a value (JSON has no `undefined`). */
+export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 /** A request body or query: a 422 lists the errors of every field, not only the first. */
 export const input = <Fields extends Schema.Struct.Fields>(fields: Fields) =>

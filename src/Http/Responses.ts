@@ -7,16 +7,24 @@ import { paginate, parsePageRequest } from "./Pagination.ts"
 export const DataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: item })
 
 /** `page` and `per_page` of every list: never an error, bad values fall back (decisions.md §1). */
-export const PageQuery = {
-  page: Schema.optional(Schema.String.annotations({ description: "Page number, from 1 (default 1).", examples: ["1"] })),
-  per_page: Schema.optional(
-    Schema.String.annotations({ description: "Records per page: 1 to 100, clamped (default 25).", examples: ["25"] })
+const lenient = (description: string, example: string) =>
+  Schema.optionalWith(
+    // Repeated (`?page=1&page=2`) is not an error either: the last one counts.
+    Schema.Union(Schema.String, Schema.Array(Schema.String)).annotations({
+      description,
+      jsonSchema: { type: "integer", description, examples: [Number(example)] }
+    }),
+    { exact: true }
   )
+
+export const PageQuery = {
+  page: lenient("Page number, from 1 (default 1).", "1"),
+  per_page: lenient("Records per page: 1 to 100, clamped (default 25).", "25")
 }
 
 /** One page of a list in the pagination envelope, with links built from the request's own URL. */
 export const paginated = <A, E, R>(
-  query: { readonly page?: string | undefined; readonly per_page?: string | undefined },
+  query: { readonly page?: string | ReadonlyArray<string> | undefined; readonly per_page?: string | ReadonlyArray<string> | undefined },
   fetch: (window: Window) => Effect.Effect<Page<A>, E, R>
 ) =>
   Effect.gen(function*() {

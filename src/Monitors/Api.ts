@@ -20,18 +20,18 @@ export const CreateMonitor = Fields.input({
   name: fields.name,
   country: fields.country,
   platforms: fields.platforms,
-  schedule: Schema.optionalWith(fields.schedule, { default: () => "daily" as const }),
-  active: Schema.optionalWith(fields.active, { default: () => true })
+  schedule: Schema.optionalWith(fields.schedule, { default: () => "daily" as const, exact: true }),
+  active: Schema.optionalWith(fields.active, { default: () => true, exact: true })
 }).annotations({
   examples: [{ name: "US daily", country: "US", platforms: ["chatgpt", "perplexity"], schedule: "daily", active: true }]
 })
 
 export const UpdateMonitor = Fields.input({
-  name: Schema.optional(fields.name),
-  country: Schema.optional(fields.country),
-  platforms: Schema.optional(fields.platforms),
-  schedule: Schema.optional(fields.schedule),
-  active: Schema.optional(fields.active)
+  name: Fields.optional(fields.name),
+  country: Fields.optional(fields.country),
+  platforms: Fields.optional(fields.platforms),
+  schedule: Fields.optional(fields.schedule),
+  active: Fields.optional(fields.active)
 }).annotations({ examples: [{ active: false }] })
 
 const monitorParam = HttpApiSchema.param("monitor", Fields.PathId)

@@ -1,11 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
 import { Organization } from "../Domain/Organization.ts"
 import { requires } from "../Http/Authorize.ts"
 import * as Fields from "../Http/Fields.ts"
 import { DataOf } from "../Http/Responses.ts"
 
-export const UpdateOrganization = Fields.input({ name: Schema.optional(Fields.text("name", 255)) }).annotations({
+export const UpdateOrganization = Fields.input({ name: Fields.optional(Fields.text("name", 255)) }).annotations({
   examples: [{ name: "Acme Marketing" }]
 })
 

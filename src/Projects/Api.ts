@@ -9,13 +9,13 @@ import { DataOf, PageQuery } from "../Http/Responses.ts"
 
 export const CreateProject = Fields.input({
   name: Fields.text("name", 255),
-  domain: Schema.optional(Schema.NullOr(Fields.hostname("domain")))
+  domain: Fields.optional(Schema.NullOr(Fields.hostname("domain")))
 }).annotations({ examples: [{ name: "Acme", domain: "acme.com" }] })
 
 export const UpdateProject = Fields.input({
-  name: Schema.optional(Fields.text("name", 255)),
-  domain: Schema.optional(Schema.NullOr(Fields.hostname("domain"))),
-  brand_id: Schema.optional(Schema.NullOr(Fields.id("brand_id"))).annotations({
+  name: Fields.optional(Fields.text("name", 255)),
+  domain: Fields.optional(Schema.NullOr(Fields.hostname("domain"))),
+  brand_id: Fields.optional(Schema.NullOr(Fields.id("brand_id"))).annotations({
     description: "The project's own brand: a brand of this project, or null."
   })
 }).annotations({ examples: [{ name: "Acme Inc.", brand_id: null }] })

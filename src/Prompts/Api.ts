@@ -13,18 +13,18 @@ const tags = Fields.idList("tags").annotations({ description: "Tag ids of the ac
 export const CreatePrompt = Fields.input({
   monitor_id: Fields.id("monitor_id").annotations({ description: "A monitor of the active project." }),
   text: Fields.text("text", 2000).annotations({ description: "The question, 1-2000 characters, trimmed." }),
-  tags: Schema.optionalWith(tags, { default: () => [] })
+  tags: Schema.optionalWith(tags, { default: () => [], exact: true })
 }).annotations({ examples: [{ monitor_id: 1, text: "What is the best CRM for a small agency?", tags: [1] }] })
 
 export const UpdatePrompt = Fields.input({
-  monitor_id: Schema.optional(Fields.id("monitor_id")).annotations({ description: "Moves the prompt to another monitor of the project." }),
-  text: Schema.optional(Fields.text("text", 2000)),
-  tags: Schema.optional(tags).annotations({ description: "Replaces the prompt's whole tag set." })
+  monitor_id: Fields.optional(Fields.id("monitor_id")).annotations({ description: "Moves the prompt to another monitor of the project." }),
+  text: Fields.optional(Fields.text("text", 2000)),
+  tags: Fields.optional(tags).annotations({ description: "Replaces the prompt's whole tag set." })
 }).annotations({ examples: [{ tags: [1, 3] }] })
 
 export const PromptsQuery = Fields.input({
   ...PageQuery,
-  monitor_id: Schema.optional(Fields.idQuery("monitor_id")).annotations({
+  monitor_id: Fields.optional(Fields.idQuery("monitor_id")).annotations({
     description: "Only the prompts of this monitor (a monitor of the active project)."
   })
 })

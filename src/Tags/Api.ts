@@ -1,5 +1,4 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
 import { Tag } from "../Domain/Tag.ts"
 import { BadRequest } from "../Http/ErrorSchemas.ts"
 import { requires } from "../Http/Authorize.ts"
@@ -10,12 +9,12 @@ import { DataOf, PageQuery } from "../Http/Responses.ts"
 
 export const CreateTag = Fields.input({
   name: Fields.text("name", 100).annotations({ description: "Unique in the project, compared case-insensitively." }),
-  color: Schema.optional(Fields.color("color"))
+  color: Fields.optional(Fields.color("color"))
 }).annotations({ examples: [{ name: "Pricing", color: "#1d4ed8" }] })
 
 export const UpdateTag = Fields.input({
-  name: Schema.optional(Fields.text("name", 100)),
-  color: Schema.optional(Fields.color("color"))
+  name: Fields.optional(Fields.text("name", 100)),
+  color: Fields.optional(Fields.color("color"))
 }).annotations({ examples: [{ color: "#16a34a" }] })
 
 const tagParam = HttpApiSchema.param("tag", Fields.PathId)

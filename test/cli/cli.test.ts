@@ -13,6 +13,7 @@ import { hashKey } from "../../src/Domain/ApiKey.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../../src/Projects/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
+import { migrations } from "../../migrations/index.ts"
 
 /**
  * The CLI as a user runs it: a child process per command. Each child costs seconds (tsx, module
@@ -63,12 +64,11 @@ const failure = (run: Run): string => {
   return run.stderr
 }
 
-const tempDirs: Array<string> = []
-const tempDir = async () => {
-  const dir = await Fs.mkdtemp(Path.join(Os.tmpdir(), "bvm-cli-"))
-  tempDirs.push(dir)
-  return dir
-}
+/** `0001_data_model` → `1_data_model`, as the migrator reports them. */
+const allMigrations = Object.keys(migrations)
+  .map((key) => /^(\d+)_(.+)$/.exec(key)!)
+  .sort((a, b) => Number(a[1]) - Number(b[1]))
+  .map((match) => `${Number(match[1])}_${match[2]}`)
 
 describe("cli", () => {
   let dataDir: string
@@ -87,16 +87,16 @@ describe("cli", () => {
   let organization: { readonly id: number; readonly name: string }
 
   beforeAll(async () => {
-    dataDir = await tempDir()
+    dataDir = await Fs.mkdtemp(Path.join(Os.tmpdir(), "bvm-cli-"))
   })
   afterAll(async () => {
     await db?.dispose()
-    await Promise.all(tempDirs.map((dir) => Fs.rm(dir, { recursive: true, force: true })))
+    await Fs.rm(dataDir, { recursive: true, force: true })
   })
 
   it("orgs create --json works on a fresh data directory and prints exactly {id, name}", async () => {
     // Debug logging on: the logs must still stay off stdout.
-    const run = await cli(dataDir, ["orgs", "create", "--json", "  Acme  "], { LOG_LEVEL: "Debug" })
+    const run = await cli(dataDir, ["orgs", "create", "--json", "  Acme  "], { LOG_LEVEL: "debug" })
     const created = jsonLine(run)
     expect(Object.keys(created)).toEqual(["id", "name"])
     expect(created).toEqual({ id: expect.any(Number), name: "Acme" })
@@ -113,7 +113,8 @@ describe("cli", () => {
       // directory would cost another PGlite boot.
       await database().runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql`DROP SCHEMA public CASCADE`.pipe(Effect.zipRight(sql`CREATE SCHEMA public`))))
-      expect(jsonLine(await cli(dataDir, ["migrate", "--json"]))).toEqual({ applied: ["1_data_model"] })
+      expect(allMigrations[0]).toBe("1_data_model")
+      expect(jsonLine(await cli(dataDir, ["migrate", "--json"]))).toEqual({ applied: allMigrations })
     }
     organization = await database().runPromise(Effect.flatMap(OrganizationsRepo, (repo) => repo.create("Acme")))
   }, TIMEOUT)

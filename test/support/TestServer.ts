@@ -61,7 +61,8 @@ export interface TestServer {
   readonly close: () => Promise<void>
 }
 
-const createDatabase = async (baseUrl: string) => {
+/** A fresh database on the PostgreSQL server of `baseUrl`, and how to drop it. */
+export const createDatabase = async (baseUrl: string) => {
   const name = `bvm_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
   const admin = new pg.Client({ connectionString: baseUrl })
   await admin.connect()

@@ -1,0 +1,169 @@
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
+import { MonitorsRepo } from "../../src/Monitors/Repo.ts"
+import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
+import { ProjectsRepo } from "../../src/Projects/Repo.ts"
+import { PromptsRepo } from "../../src/Prompts/Repo.ts"
+import * as Repositories from "../../src/Repositories.ts"
+import { TagsRepo } from "../../src/Tags/Repo.ts"
+import { migratedSql } from "../support/Databases.ts"
+import { sqlBackend } from "../support/TestServer.ts"
+
+/**
+ * One contract, two implementations: the in-memory repositories are the reference the SQL ones are
+ * held to, and each case runs on both.
+ */
+const implementations = [
+  ["memory", Repositories.layerMemory],
+  [sqlBackend, Repositories.layerSql.pipe(Layer.provide(migratedSql))]
+] as const
+
+const window = (offset: number, limit: number) => ({ offset, limit })
+
+/** An organization with one project, created through the repositories. */
+const setup = Effect.gen(function*() {
+  const organizations = yield* OrganizationsRepo
+  const projects = yield* ProjectsRepo
+  const organization = yield* organizations.create("Acme")
+  const project = yield* projects.create(organization.id, { name: "Site", domain: null })
+  return { organization, project, scope: { organizationId: organization.id, projectIds: null } }
+})
+
+for (const [name, implementation] of implementations) {
+  layer(implementation, { timeout: 60_000 })(`repositories (${name})`, (it) => {
+    it.effect("a new project has the three seeded tags, in that order", () =>
+      Effect.gen(function*() {
+        const { project } = yield* setup
+        const tags = yield* (yield* TagsRepo).list(project.id, window(0, 10))
+        expect(tags.total).toBe(3)
+        expect(tags.rows.map((tag) => tag.name)).toEqual(["branded", "non-branded", "review"])
+      }))
+
+    it.effect("lists a scope by id with an exact total, and narrows to allowed projects", () =>
+      Effect.gen(function*() {
+        const projects = yield* ProjectsRepo
+        const { organization, project, scope } = yield* setup
+        const second = yield* projects.create(organization.id, { name: "Second", domain: "b.example" })
+        const third = yield* projects.create(organization.id, { name: "Third", domain: null })
+        const page = yield* projects.list(scope, window(1, 1))
+        expect(page).toEqual({ rows: [second], total: 3 })
+        const past = yield* projects.list(scope, window(10, 5))
+        expect(past).toEqual({ rows: [], total: 3 })
+        const narrowed = yield* projects.listAll({ organizationId: organization.id, projectIds: [project.id, third.id] })
+        expect(narrowed.map((p) => p.id)).toEqual([project.id, third.id])
+        const elsewhere = yield* projects.find({ organizationId: organization.id + 1000, projectIds: null }, project.id)
+        expect(Option.isNone(elsewhere)).toBe(true)
+      }))
+
+    it.effect("an empty patch changes nothing, not even updated_at", () =>
+      Effect.gen(function*() {
+        const projects = yield* ProjectsRepo
+        const { project } = yield* setup
+        expect(yield* projects.update(project.id, {})).toEqual(project)
+        const renamed = yield* projects.update(project.id, { name: "Renamed", domain: "x.example" })
+        expect(renamed).toMatchObject({ name: "Renamed", domain: "x.example", brand_id: null })
+        expect(renamed.updated_at.getTime()).toBeGreaterThanOrEqual(project.updated_at.getTime())
+      }))
+
+    it.effect("tag names are unique per project whatever their case", () =>
+      Effect.gen(function*() {
+        const tags = yield* TagsRepo
+        const { organization, project } = yield* setup
+        const taken = yield* tags.create(project.id, { name: "BRANDED", color: "#000000" }).pipe(Effect.flip)
+        expect(taken._tag).toBe("TagNameTaken")
+        const accent = yield* tags.create(project.id, { name: "Ärzte", color: "#000000" })
+        expect((yield* tags.create(project.id, { name: "ärzte", color: "#000000" }).pipe(Effect.flip))._tag).toBe("TagNameTaken")
+        expect((yield* tags.update(accent.id, { name: "Review" }).pipe(Effect.flip))._tag).toBe("TagNameTaken")
+        expect((yield* tags.update(accent.id, { name: "ÄRZTE" })).name).toBe("ÄRZTE")
+        const other = yield* (yield* ProjectsRepo).create(organization.id, { name: "Other", domain: null })
+        expect((yield* tags.create(other.id, { name: "ärzte", color: "#000000" })).name).toBe("ärzte")
+        expect(yield* tags.existing(project.id, [accent.id, 999_999])).toEqual([accent.id])
+      }))
+
+    it.effect("prompts keep their tags by id, replace them as a set, attach and detach idempotently", () =>
+      Effect.gen(function*() {
+        const prompts = yield* PromptsRepo
+        const tags = yield* TagsRepo
+        const { project } = yield* setup
+        const monitor = yield* (yield* MonitorsRepo).create(project.id, {
+          name: "US",
+          country: "US",
+          platforms: ["chatgpt"],
+          schedule: "daily",
+          active: true
+        })
+        const [branded, nonBranded, review] = (yield* tags.list(project.id, window(0, 10))).rows
+        const prompt = yield* prompts.create(project.id, { monitor_id: monitor.id, text: "Q?", tag_ids: [review!.id, branded!.id] })
+        expect(prompt.tags.map((tag) => tag.name)).toEqual(["branded", "review"])
+        const replaced = yield* prompts.update(prompt.id, { tag_ids: [nonBranded!.id] })
+        expect(replaced.tags.map((tag) => tag.name)).toEqual(["non-branded"])
+        const attached = yield* prompts.attachTag(prompt.id, branded!.id)
+        expect(yield* prompts.attachTag(prompt.id, branded!.id)).toEqual(attached)
+        expect(attached.tags.map((tag) => tag.name)).toEqual(["branded", "non-branded"])
+        const detached = yield* prompts.detachTag(prompt.id, review!.id)
+        expect(detached.tags).toEqual(attached.tags)
+        yield* tags.delete(branded!.id)
+        const after = yield* prompts.find(project.id, prompt.id)
+        expect(Option.getOrThrow(after).tags.map((tag) => tag.name)).toEqual(["non-branded"])
+        const filtered = yield* prompts.list(project.id, { monitorId: monitor.id + 1000 }, window(0, 10))
+        expect(filtered).toEqual({ rows: [], total: 0 })
+      }))
+
+    it.effect("deleting a project removes its monitors, prompts and tags, and nothing else", () =>
+      Effect.gen(function*() {
+        const projects = yield* ProjectsRepo
+        const monitors = yield* MonitorsRepo
+        const prompts = yield* PromptsRepo
+        const tags = yield* TagsRepo
+        const { organization, project } = yield* setup
+        const kept = yield* projects.create(organization.id, { name: "Kept", domain: null })
+        for (const target of [project, kept]) {
+          const monitor = yield* monitors.create(target.id, { name: "M", country: "FR", platforms: ["grok"], schedule: "weekly", active: false })
+          yield* prompts.create(target.id, { monitor_id: monitor.id, text: "Q", tag_ids: [] })
+        }
+        yield* projects.delete(project.id)
+        expect((yield* monitors.list(project.id, window(0, 10))).total).toBe(0)
+        expect((yield* prompts.list(project.id, {}, window(0, 10))).total).toBe(0)
+        expect((yield* tags.list(project.id, window(0, 10))).total).toBe(0)
+        expect((yield* monitors.list(kept.id, window(0, 10))).total).toBe(1)
+        expect((yield* prompts.list(kept.id, {}, window(0, 10))).total).toBe(1)
+        expect((yield* tags.list(kept.id, window(0, 10))).total).toBe(3)
+      }))
+
+    it.effect("keys: found by hash, use recorded at most once a minute, revocation keeps its first time", () =>
+      Effect.gen(function*() {
+        const keys = yield* ApiKeysRepo
+        const { organization } = yield* setup
+        const key = yield* keys.create({
+          organization_id: organization.id,
+          name: "ci",
+          key_hash: "a".repeat(64),
+          prefix: "bvm_abcd",
+          abilities: ["tags:read"],
+          project_ids: [1, 2],
+          expires_at: null
+        })
+        expect(key).toMatchObject({ abilities: ["tags:read"], project_ids: [1, 2], revoked_at: null, last_used_at: null })
+        expect(Option.getOrThrow(yield* keys.findByHash("a".repeat(64))).id).toBe(key.id)
+        expect(Option.isNone(yield* keys.findByHash("b".repeat(64)))).toBe(true)
+        const first = new Date("2026-01-01T00:00:00.000Z")
+        yield* keys.touch(key.id, first)
+        yield* keys.touch(key.id, new Date(first.getTime() + 30_000))
+        expect(Option.getOrThrow(yield* keys.findByHash("a".repeat(64))).last_used_at).toEqual(first)
+        const later = new Date(first.getTime() + 61_000)
+        yield* keys.touch(key.id, later)
+        expect(Option.getOrThrow(yield* keys.findByHash("a".repeat(64))).last_used_at).toEqual(later)
+        expect(yield* keys.revoke(key.id)).toBe(true)
+        const revokedAt = Option.getOrThrow(yield* keys.findByHash("a".repeat(64))).revoked_at
+        expect(revokedAt).not.toBeNull()
+        yield* keys.revoke(key.id)
+        expect(Option.getOrThrow(yield* keys.findByHash("a".repeat(64))).revoked_at).toEqual(revokedAt)
+        expect(yield* keys.revoke(999_999)).toBe(false)
+      }))
+  })
+}
+
+describe("implementations", () => {
+  it("are two", () => expect(implementations.length).toBe(2))
+})
