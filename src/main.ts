@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import { Settings } from "./Config.ts"
 import { LoggingLive } from "./Logging.ts"
 import { DatabaseLive, HttpServerLive } from "./Server.ts"
@@ -25,5 +25,15 @@ ShutdownDeadline.pipe(
   Layer.provide(LoggingLive),
   Layer.provide(Settings.layer),
   Layer.launch,
-  NodeRuntime.runMain({ disablePrettyLogger: true })
+  // A failure to start (a bad setting, a busy data directory, an unreachable database) is one clear log
+  // line, with the cause's detail only where there is no plain message.
+  Effect.tapErrorCause((cause) =>
+    Effect.logFatal("the service could not start").pipe(
+      Effect.annotateLogs("reason", Option.match(Cause.failureOption(cause), {
+        onNone: () => Cause.pretty(cause),
+        onSome: (error) => error instanceof Error ? error.message : String(error)
+      }))
+    )
+  ),
+  NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
 )

@@ -1,6 +1,4 @@
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Data, Effect, Option, Schema } from "effect"
+import { Data, Duration, Effect, Option, Schedule, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Net from "node:net"
 import * as Path from "node:path"
@@ -14,6 +12,9 @@ import * as Path from "node:path"
  * (the CLI while the server runs) finds that file and connects to the socket instead of opening the
  * directory. pglite-socket queues the queries of several connections onto the one session and keeps a
  * transaction's queries on the connection that opened it.
+ *
+ * Opening takes seconds, so the directory is claimed first with an exclusive lock file
+ * (`embedded.lock`, holding the owner's pid): a second process never opens it, even during that time.
  */
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
@@ -25,6 +26,14 @@ const Publication = Schema.parseJson(Schema.Struct({ pid: Schema.Int, host: Sche
 type Publication = typeof Publication.Type
 
 const publicationFile = (dataDir: string) => Path.join(dataDir, "embedded-server.json")
+const lockFile = (dataDir: string) => Path.join(dataDir, "embedded.lock")
+
+const readPid = (file: string) =>
+  Effect.tryPromise(() => Fs.readFile(file, "utf8")).pipe(
+    Effect.map((text) => Number.parseInt(text, 10)),
+    Effect.option,
+    Effect.map(Option.filter(Number.isSafeInteger))
+  )
 
 export interface EmbeddedEndpoint {
   readonly host: string
@@ -53,8 +62,25 @@ const canConnect = (host: string, port: number) =>
     return Effect.sync(() => socket.destroy())
   })
 
-/** The socket of a live process that holds `dataDir`, if there is one. */
+/**
+ * The socket of a live process that holds `dataDir`, if there is one. A holder that is still opening
+ * the database is waited for (up to a minute) until it publishes its socket.
+ */
 export const findRunning = (dataDir: string): Effect.Effect<Option.Option<EmbeddedEndpoint>> =>
+  Effect.gen(function*() {
+    const published = yield* readPublication(dataDir)
+    if (Option.isSome(published)) return published
+    const holder = yield* readPid(lockFile(dataDir))
+    if (Option.isNone(holder) || holder.value === process.pid || !isProcessAlive(holder.value)) return Option.none()
+    yield* Effect.logInfo(`waiting for process ${holder.value} to open the embedded database`)
+    return yield* readPublication(dataDir).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail("not yet"), onSome: (endpoint) => Effect.succeed(Option.some(endpoint)) })),
+      Effect.retry(Schedule.spaced(Duration.millis(250)).pipe(Schedule.upTo(Duration.minutes(1)))),
+      Effect.orElseSucceed(() => Option.none<EmbeddedEndpoint>())
+    )
+  })
+
+const readPublication = (dataDir: string): Effect.Effect<Option.Option<EmbeddedEndpoint>> =>
   Effect.tryPromise(() => Fs.readFile(publicationFile(dataDir), "utf8")).pipe(
     Effect.flatMap(Schema.decodeUnknown(Publication)),
     Effect.option,
@@ -70,6 +96,27 @@ export const findRunning = (dataDir: string): Effect.Effect<Option.Option<Embedd
     }))
   )
 
+/** Claims `dataDir` for this process; a lock left by a dead process is taken over. */
+const lock = (dataDir: string): Effect.Effect<void, EmbeddedDatabaseError> =>
+  Effect.tryPromise({
+    try: () => Fs.writeFile(lockFile(dataDir), String(process.pid), { flag: "wx" }),
+    catch: (cause) => cause as NodeJS.ErrnoException
+  }).pipe(
+    Effect.catchAll((error) =>
+      error.code !== "EEXIST"
+        ? Effect.fail(new EmbeddedDatabaseError({ message: `Cannot lock ${lockFile(dataDir)}`, cause: error }))
+        : Effect.flatMap(readPid(lockFile(dataDir)), (holder) =>
+          Option.isSome(holder) && holder.value !== process.pid && isProcessAlive(holder.value)
+            ? Effect.fail(
+              new EmbeddedDatabaseError({
+                message: `The embedded database in ${dataDir} is in use by process ${holder.value}. ` +
+                  `Stop that process, or point DATA_DIR elsewhere.`
+              })
+            )
+            : Effect.promise(() => Fs.rm(lockFile(dataDir), { force: true })).pipe(Effect.zipRight(lock(dataDir))))
+    )
+  )
+
 /**
  * Opens PGlite (in memory when `dataDir` is undefined) and serves it on a free loopback port for the
  * lifetime of the scope. With a data directory, the socket is published for other processes.
@@ -78,19 +125,15 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
   Effect.gen(function*() {
     const dataDir = options.dataDir === undefined ? undefined : Path.resolve(options.dataDir)
     if (dataDir !== undefined) {
-      const running = yield* findRunning(dataDir)
-      if (Option.isSome(running)) {
-        return yield* new EmbeddedDatabaseError({
-          message:
-            `The embedded database in ${dataDir} is in use by another process (socket ${running.value.host}:${running.value.port}). ` +
-            `Stop that process, or point DATA_DIR elsewhere.`
-        })
-      }
       yield* Effect.tryPromise({
         try: () => Fs.mkdir(dataDir, { recursive: true }),
         catch: (cause) => new EmbeddedDatabaseError({ message: `Cannot create DATA_DIR ${dataDir}`, cause })
       })
+      yield* Effect.acquireRelease(lock(dataDir), () => Effect.promise(() => Fs.rm(lockFile(dataDir), { force: true })).pipe(Effect.ignore))
     }
+    // Loaded only here: a process on DATABASE_URL or on another process's socket never needs it.
+    const { PGlite } = yield* Effect.promise(() => import("@electric-sql/pglite"))
+    const { PGLiteSocketServer } = yield* Effect.promise(() => import("@electric-sql/pglite-socket"))
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => PGlite.create(dataDir === undefined ? undefined : Path.join(dataDir, "pgdata")),
