@@ -8,6 +8,8 @@ export interface AppSettings {
   readonly dataDir: string
   readonly rateLimitPerMinute: number
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Prefix of the rate-limit keys in Redis, so that deployments sharing one Redis stay apart. */
+  readonly redisPrefix: string
   readonly logLevel: LogLevel.LogLevel
   /** How long in-flight requests may run on after SIGTERM before connections are cut. */
   readonly shutdownTimeoutSeconds: number
@@ -40,6 +42,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   redisUrl: Config.option(Config.redacted("REDIS_URL")).pipe(
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   ),
+  redisPrefix: Config.string("REDIS_PREFIX").pipe(Config.withDefault("bvm:ratelimit:")),
   logLevel: Config.string("LOG_LEVEL").pipe(
     Config.withDefault("info"),
     Config.mapOrFail((name) => {
@@ -60,6 +63,7 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     dataDir: "./data",
     rateLimitPerMinute: 600,
     redisUrl: Option.none(),
+    redisPrefix: "bvm:ratelimit:",
     logLevel: LogLevel.Info,
     shutdownTimeoutSeconds: 10,
     ...overrides

@@ -49,13 +49,13 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
     Layer.provide(Layer.unwrapEffect(Effect.map(Settings, (settings) =>
       Option.match(settings.redisUrl, {
         onNone: () => RateLimiter.layerStoreMemory,
-        onSome: (url) => RedisRateLimiter.layerStore(redisOptions(Redacted.value(url)))
+        onSome: (url) => RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix))
       })
     )))
   )
 }
 
-const redisOptions = (url: string) => {
+const redisOptions = (url: string, prefix: string) => {
   const parsed = new URL(url)
   return {
     host: parsed.hostname,
@@ -63,6 +63,6 @@ const redisOptions = (url: string) => {
     ...(parsed.password === "" ? {} : { password: decodeURIComponent(parsed.password) }),
     ...(parsed.username === "" ? {} : { username: decodeURIComponent(parsed.username) }),
     db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
-    prefix: "bvm:ratelimit:"
+    prefix
   }
 }

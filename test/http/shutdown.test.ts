@@ -25,13 +25,23 @@ describe("graceful shutdown", () => {
     const { DATABASE_URL: _, ...env } = process.env
     child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "Warning" },
-      stdio: "ignore"
+      stdio: ["ignore", "ignore", "pipe"]
     })
-    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)))
+    let stderr = ""
+    child.stderr!.on("data", (chunk) => (stderr += chunk))
+    let exitCode: number | null | undefined
+    const exited = new Promise<number | null>((resolve) =>
+      child!.once("exit", (code) => {
+        exitCode = code
+        resolve(code)
+      })
+    )
     const base = `http://127.0.0.1:${port}`
-    for (let i = 0; i < 120; i++) {
-      const up = await fetch(`${base}/health`).then((r) => r.ok, () => false)
-      if (up) break
+    // A first start creates the database files: seconds on an idle machine, more on a busy one.
+    const deadline = Date.now() + 90_000
+    while (!(await fetch(`${base}/health`).then((r) => r.ok, () => false))) {
+      if (exitCode !== undefined) throw new Error(`the server exited with ${exitCode}: ${stderr}`)
+      if (Date.now() > deadline) throw new Error(`the server did not start in 90 s: ${stderr}`)
       await wait(250)
     }
     const published = JSON.parse(readFileSync(join(dataDir, "embedded-server.json"), "utf8"))
@@ -52,5 +62,5 @@ describe("graceful shutdown", () => {
     expect(newConnection).toBe("refused")
     expect(await exited).toBe(0)
     await blocker.end().catch(() => {})
-  }, 60_000)
+  }, 150_000)
 })
