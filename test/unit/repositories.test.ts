@@ -1,5 +1,5 @@
-import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer, Option, Tracer } from "effect"
 import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
 import { MonitorsRepo } from "../../src/Monitors/Repo.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
@@ -164,6 +164,42 @@ for (const [name, implementation] of implementations) {
   })
 }
 
-describe("implementations", () => {
-  it("are two", () => expect(implementations.length).toBe(2))
+/** Runs an effect and counts the SQL statements it sends (each is an `sql.execute` span). */
+const countingStatements = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    let statements = 0
+    const base = yield* Effect.tracer
+    const tracer = Tracer.make({
+      span: (name, ...rest) => {
+        if (name === "sql.execute") statements++
+        return base.span(name, ...rest)
+      },
+      context: base.context
+    })
+    const value = yield* Effect.withTracer(effect, tracer)
+    return { value, statements }
+  })
+
+layer(Repositories.layerSql.pipe(Layer.provide(migratedSql)), { timeout: 60_000 })(`prompt lists (${sqlBackend})`, (it) => {
+  it.effect("load the tags of a whole page in one query, not one per prompt", () =>
+    Effect.gen(function*() {
+      const prompts = yield* PromptsRepo
+      const { project } = yield* setup
+      const monitor = yield* (yield* MonitorsRepo).create(project.id, {
+        name: "US",
+        country: "US",
+        platforms: ["chatgpt"],
+        schedule: "daily",
+        active: true
+      })
+      const tagIds = (yield* (yield* TagsRepo).list(project.id, window(0, 10))).rows.map((tag) => tag.id)
+      for (let i = 0; i < 25; i++) {
+        yield* prompts.create(project.id, { monitor_id: monitor.id, text: `Q${i}`, tag_ids: tagIds.slice(0, 1 + (i % 3)) })
+      }
+      const { statements, value } = yield* countingStatements(prompts.list(project.id, {}, window(0, 25)))
+      expect(value.rows).toHaveLength(25)
+      expect(value.rows.map((prompt) => prompt.tags.length)).toEqual(Array.from({ length: 25 }, (_, i) => 1 + (i % 3)))
+      // The page, its tags, the total: three statements whatever the page size.
+      expect(statements).toBe(3)
+    }))
 })
