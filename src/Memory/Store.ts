@@ -1,5 +1,7 @@
 import { Context, Layer } from "effect"
 import type { ApiKey } from "../Domain/ApiKey.ts"
+import type { Classification, Segment } from "../Domain/Brand.ts"
+import type { BrandMention, Citation, Response, Source, SourceUrl } from "../Domain/Response.ts"
 import type { Monitor } from "../Domain/Monitor.ts"
 import type { Organization } from "../Domain/Organization.ts"
 import type { Project } from "../Domain/Project.ts"
@@ -27,6 +29,32 @@ export interface TagRow extends Tag {
 export interface BrandRow {
   readonly id: number
   readonly project_id: number
+  readonly name: string
+  readonly aliases: ReadonlyArray<string>
+  readonly domains: ReadonlyArray<string>
+  readonly classification: Classification
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+export interface SegmentRow extends Segment {}
+
+export interface SourceRow extends Source {
+  readonly project_id: number
+}
+
+export interface SourceUrlRow extends SourceUrl {
+  readonly project_id: number
+}
+
+export interface ResponseRow extends Response {
+  readonly project_id: number
+}
+
+export interface CitationRow extends Citation {}
+
+export interface BrandMentionRow extends BrandMention {
+  readonly project_id: number
 }
 
 export class MemoryTables {
@@ -38,8 +66,15 @@ export class MemoryTables {
   readonly tags = new Map<number, TagRow>()
   /** `${prompt_id}:${tag_id}` */
   readonly promptTags = new Set<string>()
-  /** Brands are served by a later slice; projects only need to know which exist. */
   readonly brands = new Map<number, BrandRow>()
+  readonly segments = new Map<number, SegmentRow>()
+  /** `${brand_id}:${segment_id}` */
+  readonly brandSegments = new Set<string>()
+  readonly sources = new Map<number, SourceRow>()
+  readonly sourceUrls = new Map<number, SourceUrlRow>()
+  readonly responses = new Map<number, ResponseRow>()
+  readonly citations = new Map<number, CitationRow>()
+  readonly brandMentions = new Map<number, BrandMentionRow>()
   private readonly sequences = new Map<string, number>()
 
   nextId(table: string): number {
@@ -61,6 +96,33 @@ export class MemoryTables {
   deletePrompt(id: number) {
     this.prompts.delete(id)
     for (const key of this.promptTags) if (key.startsWith(`${id}:`)) this.promptTags.delete(key)
+    for (const response of [...this.responses.values()]) if (response.prompt_id === id) this.deleteResponse(response.id)
+  }
+
+  deleteResponse(id: number) {
+    this.responses.delete(id)
+    for (const citation of [...this.citations.values()]) if (citation.response_id === id) this.citations.delete(citation.id)
+    for (const mention of [...this.brandMentions.values()]) if (mention.response_id === id) this.brandMentions.delete(mention.id)
+  }
+
+  deleteBrand(id: number) {
+    this.brands.delete(id)
+    for (const key of this.brandSegments) if (key.startsWith(`${id}:`)) this.brandSegments.delete(key)
+    for (const mention of [...this.brandMentions.values()]) if (mention.brand_id === id) this.brandMentions.delete(mention.id)
+    for (const project of this.projects.values()) {
+      if (project.brand_id === id) this.projects.set(project.id, { ...project, brand_id: null })
+    }
+  }
+
+  deleteSegment(id: number) {
+    this.segments.delete(id)
+    for (const key of this.brandSegments) if (key.endsWith(`:${id}`)) this.brandSegments.delete(key)
+  }
+
+  deleteSource(id: number) {
+    this.sources.delete(id)
+    for (const url of [...this.sourceUrls.values()]) if (url.source_id === id) this.sourceUrls.delete(url.id)
+    for (const citation of [...this.citations.values()]) if (citation.source_id === id) this.citations.delete(citation.id)
   }
 
   deleteMonitor(id: number) {
@@ -72,7 +134,9 @@ export class MemoryTables {
     this.projects.delete(id)
     for (const monitor of [...this.monitors.values()]) if (monitor.project_id === id) this.deleteMonitor(monitor.id)
     for (const tag of [...this.tags.values()]) if (tag.project_id === id) this.deleteTag(tag.id)
-    for (const brand of [...this.brands.values()]) if (brand.project_id === id) this.brands.delete(brand.id)
+    for (const brand of [...this.brands.values()]) if (brand.project_id === id) this.deleteBrand(brand.id)
+    for (const segment of [...this.segments.values()]) if (segment.project_id === id) this.deleteSegment(segment.id)
+    for (const source of [...this.sources.values()]) if (source.project_id === id) this.deleteSource(source.id)
   }
 
   deleteOrganization(id: number) {
