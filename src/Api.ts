@@ -1,4 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AnalyticsApi } from "./Analytics/Api.ts"
+import { BrandMentionsApi } from "./BrandMentions/Api.ts"
+import { BrandsApi } from "./Brands/Api.ts"
 import * as ErrorSchemas from "./Http/ErrorSchemas.ts"
 import { cleanOpenApi } from "./Http/OpenApiCleanup.ts"
 import { MeApi } from "./Me/Api.ts"
@@ -6,6 +9,9 @@ import { MonitorsApi } from "./Monitors/Api.ts"
 import { OrganizationsApi } from "./Organizations/Api.ts"
 import { ProjectApi, ProjectsApi } from "./Projects/Api.ts"
 import { PromptsApi } from "./Prompts/Api.ts"
+import { ResponsesApi } from "./Responses/Api.ts"
+import { SegmentsApi } from "./Segments/Api.ts"
+import { SourcesApi } from "./Sources/Api.ts"
 import { TagsApi } from "./Tags/Api.ts"
 
 /** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */
@@ -17,6 +23,12 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(MonitorsApi)
   .add(PromptsApi)
   .add(TagsApi)
+  .add(BrandsApi)
+  .add(SegmentsApi)
+  .add(ResponsesApi)
+  .add(SourcesApi)
+  .add(BrandMentionsApi)
+  .add(AnalyticsApi)
   .addError(ErrorSchemas.Unauthenticated)
   .addError(ErrorSchemas.Forbidden)
   .addError(ErrorSchemas.NotFound)

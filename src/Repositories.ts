@@ -1,6 +1,12 @@
 import { Layer } from "effect"
+import * as Analytics from "./Analytics/AnalyticsSql.ts"
+import * as AnalyticsMemory from "./Analytics/AnalyticsMemory.ts"
 import * as ApiKeys from "./ApiKeys/Repo.ts"
 import * as ApiKeysMemory from "./ApiKeys/RepoMemory.ts"
+import * as BrandMentions from "./BrandMentions/Repo.ts"
+import * as BrandMentionsMemory from "./BrandMentions/RepoMemory.ts"
+import * as Brands from "./Brands/Repo.ts"
+import * as BrandsMemory from "./Brands/RepoMemory.ts"
 import { MemoryStore } from "./Memory/Store.ts"
 import * as Monitors from "./Monitors/Repo.ts"
 import * as MonitorsMemory from "./Monitors/RepoMemory.ts"
@@ -10,6 +16,12 @@ import * as Projects from "./Projects/Repo.ts"
 import * as ProjectsMemory from "./Projects/RepoMemory.ts"
 import * as Prompts from "./Prompts/Repo.ts"
 import * as PromptsMemory from "./Prompts/RepoMemory.ts"
+import * as Responses from "./Responses/Repo.ts"
+import * as ResponsesMemory from "./Responses/RepoMemory.ts"
+import * as Segments from "./Segments/Repo.ts"
+import * as SegmentsMemory from "./Segments/RepoMemory.ts"
+import * as Sources from "./Sources/Repo.ts"
+import * as SourcesMemory from "./Sources/RepoMemory.ts"
 import * as Tags from "./Tags/Repo.ts"
 import * as TagsMemory from "./Tags/RepoMemory.ts"
 
@@ -20,7 +32,13 @@ export const layerSql = Layer.mergeAll(
   Projects.layerSql,
   Monitors.layerSql,
   Prompts.layerSql,
-  Tags.layerSql
+  Tags.layerSql,
+  Brands.layerSql,
+  Segments.layerSql,
+  Responses.layerSql,
+  Sources.layerSql,
+  BrandMentions.layerSql,
+  Analytics.layerSql
 )
 
 /** Every repository, on one fresh in-memory store: the reference implementation for tests. */
@@ -30,5 +48,11 @@ export const layerMemory = Layer.mergeAll(
   ProjectsMemory.layerMemory,
   MonitorsMemory.layerMemory,
   PromptsMemory.layerMemory,
-  TagsMemory.layerMemory
+  TagsMemory.layerMemory,
+  BrandsMemory.layerMemory,
+  SegmentsMemory.layerMemory,
+  ResponsesMemory.layerMemory,
+  SourcesMemory.layerMemory,
+  BrandMentionsMemory.layerMemory,
+  AnalyticsMemory.layerMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

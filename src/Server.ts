@@ -2,8 +2,10 @@ import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
+import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
+import { BrandsLive } from "./Brands/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
 import * as Migrations from "./Database/Migrations.ts"
@@ -19,7 +21,11 @@ import { MonitorsLive } from "./Monitors/Http.ts"
 import { OrganizationsLive } from "./Organizations/Http.ts"
 import { ProjectLive, ProjectsLive } from "./Projects/Http.ts"
 import { PromptsLive } from "./Prompts/Http.ts"
+import { ResponsesLive } from "./Responses/Http.ts"
+import { SourcesLive } from "./Sources/Http.ts"
+import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
+import { SegmentsLive } from "./Segments/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
 
 /** Middleware of the API: key checks, project context. Needs the repositories and settings. */
@@ -36,7 +42,7 @@ export const ApiLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, PromptsLive, TagsLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive]),
       Layer.provide(MiddlewareLive)
     )
   )

@@ -71,6 +71,65 @@ export const hostname = (field: string) =>
     jsonSchema: { type: "string", format: "hostname", description: "A hostname, such as `example.com`; stored lower-case.", examples: ["example.com"] }
   })
 
+/** The values of a list without repeats, the first of each kept; `key` says which values are the same. */
+const distinct = <A>(list: ReadonlyArray<A>, key: (value: A) => unknown): Array<A> => {
+  const seen = new Set<unknown>()
+  return list.filter((value) => {
+    const k = key(value)
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
+}
+
+/**
+ * A list of strings, each trimmed and 1..max characters; repeats compared case-insensitively count once,
+ * the first kept. A bad item reports under `<field>.<index>`.
+ */
+export const textList = (field: string, max: number) =>
+  Schema.Array(text(`${field} item`, max)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
+    Schema.transform(Schema.Array(Schema.String), {
+      strict: true,
+      decode: (list) => distinct(list, (value) => value.toLowerCase()),
+      encode: (list) => list
+    })
+  ).annotations({
+    jsonSchema: {
+      type: "array",
+      items: { type: "string", minLength: 1, maxLength: max },
+      description: `Strings of 1 to ${max} characters, trimmed; repeats (whatever their case) count once, the first kept.`
+    }
+  })
+
+/** A hostname as a brand's domain: stored lower-case and without a leading `www.`, as sources are. */
+export const domain = (field: string) =>
+  hostname(field).pipe(
+    Schema.compose(Schema.transform(Schema.String, Schema.String, {
+      strict: true,
+      decode: (host) => host.replace(/^www\./, ""),
+      encode: (host) => host
+    }))
+  ).annotations({
+    jsonSchema: {
+      type: "string",
+      format: "hostname",
+      description: "A hostname, such as `example.com`; stored lower-case without a leading `www.`.",
+      examples: ["example.com"]
+    }
+  })
+
+/** A list of domains (see `domain`); repeats after normalization count once, the first kept. */
+export const domainList = (field: string) =>
+  Schema.Array(domain(`${field} item`)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
+    Schema.transform(Schema.Array(Schema.String), { strict: true, decode: (list) => distinct(list, (host) => host), encode: (list) => list })
+  ).annotations({
+    jsonSchema: {
+      type: "array",
+      items: { type: "string", format: "hostname" },
+      description: "Hostnames, such as `example.com`; stored lower-case without a leading `www.`, repeats counted once."
+    }
+  })
+
 /** A non-empty set of platform names; repeated names count once. */
 export const platformSet = (field: string) =>
   Schema.Array(
@@ -109,3 +168,43 @@ export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optio
 /** A request body or query: a 422 lists the errors of every field, not only the first. */
 export const input = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
   Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+
+/** Text kept exactly as given (an AI platform's answer): 1..max characters, not trimmed. */
+export const rawText = (field: string, max: number) =>
+  Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
+    Schema.filter((value) => value.length > 0, { message: () => `The ${label(field)} field is required.` }),
+    Schema.filter((value) => [...value].length <= max, {
+      message: () => `The ${label(field)} field must not be greater than ${max} characters.`
+    })
+  ).annotations({ jsonSchema: { type: "string", minLength: 1, maxLength: max } })
+
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one), as the Date of its UTC midnight. */
+export const parseCalendarDate = (value: string): Option.Option<Date> => {
+  const match = CALENDAR_DATE.exec(value)
+  if (match === null) return Option.none()
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  return date.toISOString().startsWith(value) ? Option.some(date) : Option.none()
+}
+
+/** A calendar date query parameter, decoded to its UTC midnight. */
+export const calendarDate = (field: string) =>
+  Schema.transformOrFail(Schema.String, Schema.DateFromSelf, {
+    strict: true,
+    decode: (value, _, ast) =>
+      Option.match(parseCalendarDate(value.trim()), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, value, `The ${label(field)} field must be a valid date in the format YYYY-MM-DD.`)),
+        onSome: ParseResult.succeed
+      }),
+    encode: (date) => ParseResult.succeed(date.toISOString().slice(0, 10))
+  }).annotations({ jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] } })
+
+/** An ISO 8601 date-time with a time zone (`Z` or an offset). */
+export const dateTime = (field: string) =>
+  Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
+    Schema.filter((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
+      message: () => `The ${label(field)} field must be an ISO 8601 date-time with a time zone.`
+    }),
+    Schema.compose(Schema.Date)
+  ).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T09:30:00Z"] } })

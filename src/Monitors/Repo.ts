@@ -18,6 +18,8 @@ export type MonitorPatch = { readonly [K in keyof NewMonitor]?: NewMonitor[K] | 
 export class MonitorsRepo extends Context.Tag("MonitorsRepo")<MonitorsRepo, {
   readonly list: (projectId: number, window: Window) => Effect.Effect<Page<Monitor>, SqlError.SqlError>
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Monitor>, SqlError.SqlError>
+  /** The monitors of these ids in the project, in one query. */
+  readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Monitor>, SqlError.SqlError>
   readonly create: (projectId: number, monitor: NewMonitor) => Effect.Effect<Monitor, SqlError.SqlError>
   readonly update: (id: number, patch: MonitorPatch) => Effect.Effect<Monitor, SqlError.SqlError>
   /** Deletes the monitor with its prompts and their responses, in one transaction. */
@@ -43,6 +45,10 @@ export const layerSql = Layer.effect(
         sql<Monitor>`SELECT ${columns} FROM monitors WHERE id = ${id} AND project_id = ${projectId}`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]))
         ),
+      findMany: (projectId, ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql<Monitor>`SELECT ${columns} FROM monitors WHERE project_id = ${projectId} AND id IN ${sql.in(ids)}`,
       create: (projectId, monitor) =>
         sql<Monitor>`INSERT INTO monitors ${sql.insert({ project_id: projectId, ...monitor })} RETURNING ${columns}`.pipe(
           Effect.map((rows) => rows[0]!)

@@ -11,6 +11,7 @@ export const layerMemory = Layer.effect(
     return MonitorsRepo.of({
       list: (projectId, window) => Effect.sync(() => pageOf(ofProject(projectId), window)),
       find: (projectId, id) => Effect.sync(() => Option.fromNullable(ofProject(projectId).find((monitor) => monitor.id === id))),
+      findMany: (projectId, ids) => Effect.sync(() => ofProject(projectId).filter((monitor) => ids.includes(monitor.id))),
       create: (projectId, input) =>
         Effect.sync(() => {
           const now = db.now()

@@ -6,6 +6,8 @@ export class OrganizationsRepo extends Context.Tag("OrganizationsRepo")<Organiza
   readonly create: (name: string) => Effect.Effect<Organization, SqlError.SqlError>
   readonly list: Effect.Effect<ReadonlyArray<Organization>, SqlError.SqlError>
   readonly findById: (id: number) => Effect.Effect<Option.Option<Organization>, SqlError.SqlError>
+  /** The organizations of these ids, in one query. */
+  readonly findMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Organization>, SqlError.SqlError>
   readonly rename: (id: number, name: string) => Effect.Effect<Organization, SqlError.SqlError>
 }>() {}
 
@@ -22,6 +24,8 @@ export const layerSql = Layer.effect(
       list: sql<Organization>`SELECT ${columns} FROM organizations ORDER BY id`,
       findById: (id) =>
         sql<Organization>`SELECT ${columns} FROM organizations WHERE id = ${id}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
+      findMany: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : sql<Organization>`SELECT ${columns} FROM organizations WHERE id IN ${sql.in(ids)}`,
       rename: (id, name) =>
         sql<Organization>`UPDATE organizations SET name = ${name}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`.pipe(
           Effect.map((rows) => rows[0]!)

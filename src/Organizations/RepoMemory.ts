@@ -15,6 +15,7 @@ export const layerMemory = Layer.effect(
         }),
       list: Effect.sync(() => [...db.organizations.values()].sort((a, b) => a.id - b.id)),
       findById: (id) => Effect.sync(() => Option.fromNullable(db.organizations.get(id))),
+      findMany: (ids) => Effect.sync(() => ids.flatMap((id) => db.organizations.get(id) ?? [])),
       rename: (id, name) =>
         Effect.sync(() => {
           const updated = { ...db.organizations.get(id)!, name, updated_at: db.now() }

@@ -27,6 +27,8 @@ export class ProjectsRepo extends Context.Tag("ProjectsRepo")<ProjectsRepo, {
   /** Every project of the scope, for `GET /me`. */
   readonly listAll: (scope: ProjectScope) => Effect.Effect<ReadonlyArray<Project>, SqlError.SqlError>
   readonly find: (scope: ProjectScope, id: number) => Effect.Effect<Option.Option<Project>, SqlError.SqlError>
+  /** The projects of these ids, in one query; callers have already scoped the ids. */
+  readonly findMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Project>, SqlError.SqlError>
   /** Creates the project with its three seeded tags, in one transaction. */
   readonly create: (organizationId: number, project: NewProject) => Effect.Effect<Project, SqlError.SqlError>
   readonly update: (id: number, patch: ProjectPatch) => Effect.Effect<Project, SqlError.SqlError>
@@ -60,6 +62,8 @@ export const layerSql = Layer.effect(
         sql<Project>`SELECT ${columns} FROM projects WHERE id = ${id} AND ${inScope(scope)}`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]))
         ),
+      findMany: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : sql<Project>`SELECT ${columns} FROM projects WHERE id IN ${sql.in(ids)}`,
       create: (organizationId, project) =>
         Effect.gen(function*() {
           const [created] = yield* sql<Project>`

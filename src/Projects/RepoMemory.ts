@@ -16,6 +16,7 @@ export const layerMemory = Layer.effect(
       list: (scope, window) => Effect.sync(() => pageOf(scoped(scope), window)),
       listAll: (scope) => Effect.sync(() => scoped(scope)),
       find: (scope, id) => Effect.sync(() => Option.fromNullable(scoped(scope).find((project) => project.id === id))),
+      findMany: (ids) => Effect.sync(() => ids.flatMap((id) => db.projects.get(id) ?? [])),
       create: (organizationId, input) =>
         Effect.sync(() => {
           const now = db.now()

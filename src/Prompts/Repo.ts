@@ -26,6 +26,8 @@ export class PromptsRepo extends Context.Tag("PromptsRepo")<PromptsRepo, {
     window: Window
   ) => Effect.Effect<Page<Prompt>, SqlError.SqlError>
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Prompt>, SqlError.SqlError>
+  /** The prompts of these ids in the project, with their tags, in two queries. */
+  readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Prompt>, SqlError.SqlError>
   readonly create: (projectId: number, prompt: NewPrompt) => Effect.Effect<Prompt, SqlError.SqlError>
   readonly update: (id: number, patch: PromptPatch) => Effect.Effect<Prompt, SqlError.SqlError>
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
@@ -101,6 +103,12 @@ export const layerSql = Layer.effect(
           Effect.flatMap(withTags),
           Effect.map((prompts) => Option.fromNullable(prompts[0]))
         ),
+      findMany: (projectId, ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql<PromptRow>`SELECT ${columns} FROM prompts WHERE project_id = ${projectId} AND id IN ${sql.in(ids)} ORDER BY id`.pipe(
+            Effect.flatMap(withTags)
+          ),
       create: (projectId, prompt) =>
         Effect.gen(function*() {
           const [row] = yield* sql<{ id: number }>`

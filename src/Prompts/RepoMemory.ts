@@ -29,6 +29,8 @@ export const layerMemory = Layer.effect(
         ).pipe(Effect.map((page) => ({ ...page, rows: page.rows.map(view) }))),
       find: (projectId, id) =>
         Effect.sync(() => Option.fromNullable(ofProject(projectId).find((prompt) => prompt.id === id)).pipe(Option.map(view))),
+      findMany: (projectId, ids) =>
+        Effect.sync(() => ofProject(projectId).filter((prompt) => ids.includes(prompt.id)).map(view)),
       create: (projectId, input) =>
         Effect.sync(() => {
           const now = db.now()

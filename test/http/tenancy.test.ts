@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, endpoints, type Fixture, makeFixture, pathResources } from "../support/Endpoints.ts"
+import { call, endpoints, type Fixture, fixtureField, makeFixture, pathResources } from "../support/Endpoints.ts"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
@@ -31,6 +31,8 @@ describe.each(backends)("tenant isolation (%s)", (backend) => {
       monitors: await get("/api/v1/monitors", b.project),
       prompts: await get("/api/v1/prompts", b.project),
       tags: await get("/api/v1/tags", b.project),
+      brands: await get("/api/v1/brands", b.project),
+      segments: await get("/api/v1/segments", b.project),
       organization: await get("/api/v1/organization")
     }
   }
@@ -47,21 +49,16 @@ describe.each(backends)("tenant isolation (%s)", (backend) => {
     expect(await snapshotOfB()).toEqual(before)
   })
 
-  it("answers 404 <Resource> not found for B's monitors, prompts and tags inside A's project", async () => {
+  it("answers 404 <Resource> not found for B's monitors, prompts, tags, brands and segments inside A's project", async () => {
     const before = await snapshotOfB()
     for (const { endpoint, resource } of pathResources) {
-      // Only the resource the path names comes from B: bodies stay valid, so the path lookup answers.
-      const foreign: Fixture = resource === "Monitor" ? { ...a, monitor: b.monitor } : resource === "Prompt" ? { ...a, prompt: b.prompt } : { ...a, tag: b.tag }
-      // Attach/detach name both a prompt and a tag: take each in turn from B.
-      const variants: ReadonlyArray<readonly [Fixture, string]> = endpoint.name.includes("/tags/{tag}") && endpoint.name.startsWith("POST /prompts") ||
-          endpoint.name.startsWith("DELETE /prompts/{prompt}/tags")
-        ? [[{ ...a, prompt: b.prompt }, "Prompt"], [{ ...a, tag: b.tag }, "Tag"]]
-        : [[foreign, resource]]
-      for (const [fixture, name] of variants) {
-        const reply = await call(server, endpoint, keyA, fixture)
-        expect(reply.status, `${endpoint.name} ${reply.text}`).toBe(404)
-        expect(reply.body, endpoint.name).toEqual({ message: `${name} not found` })
-      }
+      // Only the resource named comes from B: bodies stay valid, so the path lookup answers. Attach and
+      // detach name two resources and come up once for each, so each is taken from B in turn.
+      const field = fixtureField[resource]
+      const foreign: Fixture = { ...a, [field]: b[field] }
+      const reply = await call(server, endpoint, keyA, foreign)
+      expect(reply.status, `${endpoint.name} ${reply.text}`).toBe(404)
+      expect(reply.body, endpoint.name).toEqual({ message: `${resource} not found` })
     }
     expect(await snapshotOfB()).toEqual(before)
   })
@@ -88,7 +85,7 @@ describe.each(backends)("tenant isolation (%s)", (backend) => {
     const projects = await server.request("GET", "/api/v1/projects?per_page=100", { key: keyA })
     expect(projects.body.data.map((project: { id: number }) => project.id)).toEqual([a.project])
     expect(projects.body.meta.total).toBe(1)
-    for (const path of ["/api/v1/monitors", "/api/v1/prompts", "/api/v1/tags"]) {
+    for (const path of ["/api/v1/monitors", "/api/v1/prompts", "/api/v1/tags", "/api/v1/brands", "/api/v1/segments"]) {
       const own = await server.request("GET", `${path}?per_page=100`, { key: keyA, project: a.project })
       const theirs = await server.request("GET", `${path}?per_page=100`, { key: keyB, project: b.project })
       const ownIds = own.body.data.map((row: { id: number }) => row.id)

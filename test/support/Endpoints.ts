@@ -7,6 +7,11 @@ export interface Fixture {
   readonly otherMonitor: number
   readonly prompt: number
   readonly tag: number
+  readonly brand: number
+  readonly segment: number
+  /** An ingested response citing one URL, so the project has a source too. */
+  readonly response: number
+  readonly source: number
 }
 
 export interface EndpointCase {
@@ -135,19 +140,152 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     body: () => ({ color: "#123456" }),
     success: 200
   },
-  { name: "DELETE /tags/{tag}", method: "DELETE", path: (f) => `/api/v1/tags/${f.tag}`, ability: "tags:write", projectScoped: true, success: 204 }
+  { name: "DELETE /tags/{tag}", method: "DELETE", path: (f) => `/api/v1/tags/${f.tag}`, ability: "tags:write", projectScoped: true, success: 204 },
+  { name: "GET /brands", method: "GET", path: () => "/api/v1/brands", ability: "brands:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /brands",
+    method: "POST",
+    path: () => "/api/v1/brands",
+    ability: "brands:write",
+    projectScoped: true,
+    body: (f) => ({ name: unique("Brand"), aliases: ["Brand Inc."], domains: ["brand.example"], segment_ids: [f.segment] }),
+    success: 201
+  },
+  { name: "GET /brands/{brand}", method: "GET", path: (f) => `/api/v1/brands/${f.brand}`, ability: "brands:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /brands/{brand}",
+    method: "PATCH",
+    path: (f) => `/api/v1/brands/${f.brand}`,
+    ability: "brands:write",
+    projectScoped: true,
+    body: (f) => ({ classification: "other", segment_ids: [f.segment] }),
+    success: 200
+  },
+  { name: "DELETE /brands/{brand}", method: "DELETE", path: (f) => `/api/v1/brands/${f.brand}`, ability: "brands:write", projectScoped: true, success: 204 },
+  {
+    name: "POST /brands/{brand}/segments/{segment}",
+    method: "POST",
+    path: (f) => `/api/v1/brands/${f.brand}/segments/${f.segment}`,
+    ability: "brands:write",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "DELETE /brands/{brand}/segments/{segment}",
+    method: "DELETE",
+    path: (f) => `/api/v1/brands/${f.brand}/segments/${f.segment}`,
+    ability: "brands:write",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /segments", method: "GET", path: () => "/api/v1/segments", ability: "segments:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /segments",
+    method: "POST",
+    path: () => "/api/v1/segments",
+    ability: "segments:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Segment") }),
+    success: 201
+  },
+  { name: "GET /segments/{segment}", method: "GET", path: (f) => `/api/v1/segments/${f.segment}`, ability: "segments:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /segments/{segment}",
+    method: "PATCH",
+    path: (f) => `/api/v1/segments/${f.segment}`,
+    ability: "segments:write",
+    projectScoped: true,
+    body: () => ({ name: "Renamed segment" }),
+    success: 200
+  },
+  { name: "DELETE /segments/{segment}", method: "DELETE", path: (f) => `/api/v1/segments/${f.segment}`, ability: "segments:write", projectScoped: true, success: 204 },
+  {
+    name: "GET /responses",
+    method: "GET",
+    path: (f) => `/api/v1/responses?prompt_id=${f.prompt}`,
+    ability: "responses:read",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /responses/{response}", method: "GET", path: (f) => `/api/v1/responses/${f.response}`, ability: "responses:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /responses",
+    method: "POST",
+    path: () => "/api/v1/responses",
+    ability: "responses:write",
+    projectScoped: true,
+    body: (f) => ({ prompt_id: f.prompt, platform: "chatgpt", text: "Fixture answer.", citations: ["https://example.com/"] }),
+    success: 201
+  },
+  {
+    name: "GET /citations",
+    method: "GET",
+    path: (f) => `/api/v1/citations?response_id=${f.response}`,
+    ability: "citations:read",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /sources", method: "GET", path: () => "/api/v1/sources", ability: "sources:read", projectScoped: true, success: 200 },
+  { name: "GET /sources/{source}", method: "GET", path: (f) => `/api/v1/sources/${f.source}`, ability: "sources:read", projectScoped: true, success: 200 },
+  {
+    name: "GET /source-urls",
+    method: "GET",
+    path: (f) => `/api/v1/source-urls?source_id=${f.source}`,
+    ability: "sources:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /brand-mentions",
+    method: "GET",
+    path: (f) => `/api/v1/brand-mentions?brand_id=${f.brand}&include=response.prompt,brand.project.organization`,
+    ability: "brands:read",
+    projectScoped: true,
+    success: 200
+  }
 ]
 
-/** The endpoints that name a resource of the project in their path, with that resource's name. */
-export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; readonly resource: "Monitor" | "Prompt" | "Tag" }> =
+/** The resources of the project a path can name, by their collection in the path. */
+const pathCollections = {
+  monitors: "Monitor",
+  prompts: "Prompt",
+  tags: "Tag",
+  brands: "Brand",
+  segments: "Segment",
+  responses: "Response",
+  sources: "Source"
+} as const
+
+export type PathResource = (typeof pathCollections)[keyof typeof pathCollections]
+
+/** The fixture field that holds each resource a path can name. */
+export const fixtureField = {
+  Monitor: "monitor",
+  Prompt: "prompt",
+  Tag: "tag",
+  Brand: "brand",
+  Segment: "segment",
+  Response: "response",
+  Source: "source"
+} as const satisfies Record<PathResource, keyof Fixture>
+
+/**
+ * The endpoints that name a resource of the project in their path, with that resource's name: once for
+ * each resource they name (attach and detach name two).
+ */
+export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; readonly resource: PathResource }> =
   endpoints.flatMap((endpoint) => {
-    const match = /\/(monitors|prompts|tags)\/\{/.exec(endpoint.name)
-    if (!match || !endpoint.projectScoped) return []
-    const resource = ({ monitors: "Monitor", prompts: "Prompt", tags: "Tag" } as const)[match[1] as "monitors" | "prompts" | "tags"]
-    return [{ endpoint, resource }]
+    if (!endpoint.projectScoped) return []
+    return [...endpoint.name.matchAll(/\/(monitors|prompts|tags|brands|segments|responses|sources)\/\{/g)].map((match) => ({
+      endpoint,
+      resource: pathCollections[match[1] as keyof typeof pathCollections]
+    }))
   })
 
-/** A project with two monitors, a prompt and a tag, made through the API with an all-abilities key. */
+/**
+ * A project with two monitors, a prompt, a tag, a segment and a brand in that segment, made through the API
+ * with an all-abilities key.
+ */
 export const makeFixture = async (server: TestServer, key: string, projectId?: number): Promise<Fixture> => {
   const ok = async (method: string, path: string, project: number | undefined, body: unknown) => {
     const reply = await server.request(method, path, { key, project, body })
@@ -159,7 +297,17 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   const otherMonitor = await ok("POST", "/api/v1/monitors", project, { name: "Second", country: "GB", platforms: ["claude"] })
   const tag = await ok("POST", "/api/v1/tags", project, { name: unique("fixture tag") })
   const prompt = await ok("POST", "/api/v1/prompts", project, { monitor_id: monitor, text: "Best CRM for startups?" })
-  return { project, monitor, otherMonitor, prompt, tag }
+  const segment = await ok("POST", "/api/v1/segments", project, { name: unique("fixture segment") })
+  const brand = await ok("POST", "/api/v1/brands", project, { name: unique("Fixture brand"), segment_ids: [segment] })
+  const response = await ok("POST", "/api/v1/responses", project, {
+    prompt_id: prompt,
+    platform: "chatgpt",
+    text: "The fixture brand is a fine choice.",
+    citations: ["https://fixture.example/review"]
+  })
+  const sources = await server.request("GET", "/api/v1/sources", { key, project })
+  const source = sources.body.data.at(-1).id as number
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>

@@ -1,11 +1,13 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Tracer } from "effect"
 import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
+import { BrandsRepo } from "../../src/Brands/Repo.ts"
 import { MonitorsRepo } from "../../src/Monitors/Repo.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../../src/Projects/Repo.ts"
 import { PromptsRepo } from "../../src/Prompts/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
+import { SegmentsRepo } from "../../src/Segments/Repo.ts"
 import { TagsRepo } from "../../src/Tags/Repo.ts"
 import { migratedSql } from "../support/Databases.ts"
 import { sqlBackend } from "../support/TestServer.ts"
@@ -160,6 +162,122 @@ for (const [name, implementation] of implementations) {
         yield* keys.revoke(key.id)
         expect(Option.getOrThrow(yield* keys.findByHash("a".repeat(64))).revoked_at).toEqual(revokedAt)
         expect(yield* keys.revoke(999_999)).toBe(false)
+      }))
+
+    it.effect("segments are listed by id per project, found only in their project, and renamed", () =>
+      Effect.gen(function*() {
+        const segments = yield* SegmentsRepo
+        const { organization, project } = yield* setup
+        const other = yield* (yield* ProjectsRepo).create(organization.id, { name: "Other", domain: null })
+        const a = yield* segments.create(project.id, { name: "A" })
+        const elsewhere = yield* segments.create(other.id, { name: "Elsewhere" })
+        const b = yield* segments.create(project.id, { name: "B" })
+        expect(a).toMatchObject({ project_id: project.id, name: "A" })
+        expect(yield* segments.list(project.id, window(0, 10))).toEqual({ rows: [a, b], total: 2 })
+        expect(yield* segments.list(project.id, window(1, 1))).toEqual({ rows: [b], total: 2 })
+        expect(Option.isNone(yield* segments.find(project.id, elsewhere.id))).toBe(true)
+        expect(yield* segments.existing(project.id, [b.id, elsewhere.id, 999_999])).toEqual([b.id])
+        expect(yield* segments.update(a.id, {})).toEqual(a)
+        const renamed = yield* segments.update(a.id, { name: "A2" })
+        expect(renamed).toMatchObject({ id: a.id, project_id: project.id, name: "A2", created_at: a.created_at })
+        expect(Option.getOrThrow(yield* segments.find(project.id, a.id))).toEqual(renamed)
+      }))
+
+    it.effect("brands keep their segment ids ascending, replace them as a set, attach and detach idempotently", () =>
+      Effect.gen(function*() {
+        const brands = yield* BrandsRepo
+        const segments = yield* SegmentsRepo
+        const { project } = yield* setup
+        const [one, two, three] = [
+          yield* segments.create(project.id, { name: "1" }),
+          yield* segments.create(project.id, { name: "2" }),
+          yield* segments.create(project.id, { name: "3" })
+        ]
+        const brand = yield* brands.create(project.id, {
+          name: "Acme",
+          aliases: ["Acme Inc."],
+          domains: ["acme.com"],
+          classification: "competitor",
+          segment_ids: [three!.id, one!.id, three!.id]
+        })
+        expect(brand).toMatchObject({
+          project_id: project.id,
+          name: "Acme",
+          aliases: ["Acme Inc."],
+          domains: ["acme.com"],
+          classification: "competitor",
+          segment_ids: [one!.id, three!.id]
+        })
+        expect(Option.getOrThrow(yield* brands.find(project.id, brand.id))).toEqual(brand)
+        expect(yield* brands.update(brand.id, {})).toEqual(brand)
+        const replaced = yield* brands.update(brand.id, { segment_ids: [two!.id], classification: "ignored", aliases: [] })
+        expect(replaced).toMatchObject({ segment_ids: [two!.id], classification: "ignored", aliases: [], domains: ["acme.com"] })
+        const attached = yield* brands.attachSegment(brand.id, one!.id)
+        expect(attached.segment_ids).toEqual([one!.id, two!.id])
+        expect(yield* brands.attachSegment(brand.id, one!.id)).toEqual(attached)
+        const detached = yield* brands.detachSegment(brand.id, two!.id)
+        expect(detached.segment_ids).toEqual([one!.id])
+        expect(yield* brands.detachSegment(brand.id, two!.id)).toEqual(detached)
+        const second = yield* brands.create(project.id, { name: "Beta", aliases: [], domains: [], classification: "other", segment_ids: [] })
+        expect(yield* brands.list(project.id, window(0, 10))).toEqual({ rows: [detached, second], total: 2 })
+        expect(yield* brands.list(project.id, window(1, 5))).toEqual({ rows: [second], total: 2 })
+        expect(Option.isNone(yield* brands.find(project.id + 1000, brand.id))).toBe(true)
+        expect(yield* brands.findMany(project.id, [second.id, brand.id, 999_999])).toEqual([detached, second])
+        expect(yield* brands.findMany(project.id + 1000, [brand.id])).toEqual([])
+      }))
+
+    it.effect("deleting a segment only detaches it; deleting a brand clears its project's brand_id; a project takes both along", () =>
+      Effect.gen(function*() {
+        const brands = yield* BrandsRepo
+        const segments = yield* SegmentsRepo
+        const projects = yield* ProjectsRepo
+        const { organization, project } = yield* setup
+        const doomed = yield* segments.create(project.id, { name: "Doomed" })
+        const kept = yield* segments.create(project.id, { name: "Kept" })
+        const own = yield* brands.create(project.id, {
+          name: "Own",
+          aliases: [],
+          domains: [],
+          classification: "other",
+          segment_ids: [doomed.id, kept.id]
+        })
+        yield* segments.delete(doomed.id)
+        expect(Option.getOrThrow(yield* brands.find(project.id, own.id))).toEqual({ ...own, segment_ids: [kept.id] })
+        expect(yield* projects.hasBrand(project.id, own.id)).toBe(true)
+        expect((yield* projects.update(project.id, { brand_id: own.id })).brand_id).toBe(own.id)
+        yield* brands.delete(own.id)
+        expect(Option.isNone(yield* brands.find(project.id, own.id))).toBe(true)
+        expect(yield* projects.hasBrand(project.id, own.id)).toBe(false)
+        const scope = { organizationId: organization.id, projectIds: null }
+        expect(Option.getOrThrow(yield* projects.find(scope, project.id)).brand_id).toBeNull()
+        expect(yield* segments.list(project.id, window(0, 10))).toEqual({ rows: [kept], total: 1 })
+
+        yield* brands.create(project.id, { name: "Left", aliases: [], domains: [], classification: "competitor", segment_ids: [kept.id] })
+        yield* projects.delete(project.id)
+        expect((yield* brands.list(project.id, window(0, 10))).total).toBe(0)
+        expect((yield* segments.list(project.id, window(0, 10))).total).toBe(0)
+      }))
+
+    it.effect("a page of brands loads the segment ids of every brand on it in one query", () =>
+      Effect.gen(function*() {
+        const brands = yield* BrandsRepo
+        const segments = yield* SegmentsRepo
+        const { project } = yield* setup
+        const segmentIds: Array<number> = []
+        for (let i = 0; i < 3; i++) segmentIds.push((yield* segments.create(project.id, { name: `S${i}` })).id)
+        for (let i = 0; i < 25; i++) {
+          yield* brands.create(project.id, {
+            name: `B${i}`,
+            aliases: [],
+            domains: [],
+            classification: "competitor",
+            segment_ids: segmentIds.slice(0, i % 4)
+          })
+        }
+        const { statements, value } = yield* countingStatements(brands.list(project.id, window(0, 25)))
+        expect(value.rows.map((brand) => brand.segment_ids)).toEqual(Array.from({ length: 25 }, (_, i) => segmentIds.slice(0, i % 4)))
+        // SQL: the page, its segment ids, the total, whatever the page size (the memory store sends none).
+        expect(statements).toBe(name === "memory" ? 0 : 3)
       }))
   })
 }

@@ -1,0 +1,305 @@
+import type { SqlError } from "@effect/sql"
+import { Context, type Effect } from "effect"
+import type { Page, Window } from "../Domain/Page.ts"
+import type { Platform } from "../Domain/Platform.ts"
+
+/**
+ * Source analytics (decisions.md §6): the share of analyzed responses citing each source or exact URL,
+ * over a window W and the equal-length period P right before it, and the per-bucket usage of the top
+ * URLs. Two implementations: set-based SQL (AnalyticsSql.ts) and a reference over the in-memory
+ * tables (AnalyticsMemory.ts), held to each other by test/unit/analytics/differential.test.ts.
+ *
+ * This module holds the contract and the few pure definitions both implementations share: calendar
+ * dates, the periods, the buckets of a time series and the rounding of decisions.md §6.
+ */
+
+// ---------------------------------------------------------------------------
+// Parameters
+// ---------------------------------------------------------------------------
+
+export const intervals = ["day", "week", "month", "year"] as const
+export type Interval = (typeof intervals)[number]
+
+export const sortOrders = ["asc", "desc"] as const
+export type SortOrder = (typeof sortOrders)[number]
+
+/** The measures a list can be sorted by, in the order of a row's fields. */
+export const measureKeys = [
+  "used_count",
+  "used_count_change",
+  "used_percentage",
+  "used_percentage_change",
+  "average_citations",
+  "average_citations_change",
+  "first_seen_on",
+  "last_seen_on"
+] as const
+export type MeasureKey = (typeof measureKeys)[number]
+
+export const sourceSortKeys = [...measureKeys, "domain"] as const
+export type SourceSortBy = (typeof sourceSortKeys)[number]
+
+export const urlSortKeys = [...measureKeys, "url"] as const
+export type UrlSortBy = (typeof urlSortKeys)[number]
+
+export const DEFAULT_SORT_BY = "used_percentage"
+export const DEFAULT_SORT_ORDER: SortOrder = "desc"
+export const DEFAULT_TOP_N = 20
+export const MAX_TOP_N = 50
+export const MAX_BUCKETS = 1000
+
+/**
+ * The filters of decisions.md §6; `undefined` means "not given" (every value passes). A given list is
+ * never empty. `countries` are upper-case, `monitors` and `tags` ids of the project (checked before).
+ */
+export interface Filters {
+  readonly platforms?: ReadonlyArray<Platform> | undefined
+  readonly countries?: ReadonlyArray<string> | undefined
+  readonly monitors?: ReadonlyArray<number> | undefined
+  readonly tags?: ReadonlyArray<number> | undefined
+}
+
+/** The window W: two calendar dates `YYYY-MM-DD`, both inclusive, start <= end. */
+export interface DateRange {
+  readonly start: string
+  readonly end: string
+}
+
+export interface ListQuery<SortBy extends string> {
+  readonly range: DateRange
+  readonly filters: Filters
+  readonly sortBy: SortBy
+  readonly sortOrder: SortOrder
+  readonly window: Window
+}
+
+export interface SeriesQuery {
+  readonly range: DateRange
+  readonly filters: Filters
+  readonly interval: Interval
+  /** Already clamped to 1..50. */
+  readonly topN: number
+}
+
+// ---------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------
+
+/** The measures of one row, in the order a row shows them. Dates are `YYYY-MM-DD`. */
+export interface Measures {
+  readonly used_count: number
+  readonly used_count_change: number
+  readonly used_percentage: number
+  readonly used_percentage_change: number
+  readonly average_citations: number
+  readonly average_citations_change: number
+  readonly first_seen_on: string
+  readonly last_seen_on: string
+}
+
+export interface SourceRef {
+  readonly id: number
+  readonly domain: string
+}
+
+export interface SourceUrlRef {
+  readonly id: number
+  readonly source_id: number
+  readonly url: string
+}
+
+export interface SourceRow extends Measures {
+  readonly source: SourceRef
+}
+
+export interface SourceUrlRow extends Measures {
+  readonly source_url: SourceUrlRef
+}
+
+export interface SeriesPoint {
+  /** The start of the bucket (UTC). */
+  readonly timestamp: Date
+  readonly value: number
+}
+
+export interface SourceUrlSeries {
+  readonly source_url: SourceUrlRef
+  readonly data: ReadonlyArray<SeriesPoint>
+}
+
+export interface SourceUrlUsage {
+  readonly interval: Interval
+  readonly series: ReadonlyArray<SourceUrlSeries>
+}
+
+// ---------------------------------------------------------------------------
+// The service
+// ---------------------------------------------------------------------------
+
+export class Analytics extends Context.Tag("Analytics")<Analytics, {
+  /** `GET /analytics/sources`: one page of the sources cited in R(W), sorted, with the exact total. */
+  readonly sources: (projectId: number, query: ListQuery<SourceSortBy>) => Effect.Effect<Page<SourceRow>, SqlError.SqlError>
+  /** `GET /analytics/source-urls`: the same per exact URL. */
+  readonly sourceUrls: (projectId: number, query: ListQuery<UrlSortBy>) => Effect.Effect<Page<SourceUrlRow>, SqlError.SqlError>
+  /** `GET /analytics/source-url-usage-time-series`: dense buckets for the top URLs of R(W). */
+  readonly sourceUrlUsage: (projectId: number, query: SeriesQuery) => Effect.Effect<SourceUrlUsage, SqlError.SqlError>
+  /** Which of the given monitor and tag ids belong to the project (the filters' 422 check). */
+  readonly knownReferences: (
+    projectId: number,
+    references: { readonly monitors: ReadonlyArray<number>; readonly tags: ReadonlyArray<number> }
+  ) => Effect.Effect<{ readonly monitors: ReadonlyArray<number>; readonly tags: ReadonlyArray<number> }, SqlError.SqlError>
+}>() {}
+
+// ---------------------------------------------------------------------------
+// Rounding (decisions.md §6)
+// ---------------------------------------------------------------------------
+
+/**
+ * numerator / denominator rounded half away from zero to an integer, exactly: both are integers (safe
+ * integers, as counts are), so no binary fraction is ever rounded. denominator must not be 0.
+ */
+export const roundRatio = (numerator: number, denominator: number): number => {
+  const negative = (numerator < 0) !== (denominator < 0)
+  const n = Math.abs(numerator)
+  const d = Math.abs(denominator)
+  // floor(n/d + 1/2) = floor((2n + d) / 2d), on integers.
+  const magnitude = Math.floor((2 * n + d) / (2 * d))
+  return negative && magnitude !== 0 ? -magnitude : magnitude
+}
+
+/** `round(100 × part / whole)`, 0 when whole is 0: a percentage, or an average in hundredths. */
+export const hundredfold = (part: number, whole: number): number => whole === 0 ? 0 : roundRatio(100 * part, whole)
+
+// ---------------------------------------------------------------------------
+// Calendar dates and periods (UTC)
+// ---------------------------------------------------------------------------
+
+export const DAY_MS = 86_400_000
+
+/** Milliseconds of `YYYY-MM-DD` 00:00:00.000Z, or undefined when it is not a real calendar date. */
+export const parseDate = (text: string): number | undefined => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (match === null) return undefined
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day) // not Date.UTC: it maps years 0-99 to 1900-1999
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+    ? date.getTime()
+    : undefined
+}
+
+/** `YYYY-MM-DD` of an instant (UTC). */
+export const formatDate = (ms: number): string => {
+  const date = new Date(ms)
+  const year = date.getUTCFullYear()
+  const yyyy = year >= 0 && year <= 9999 ? String(year).padStart(4, "0") : String(year)
+  return `${yyyy}-${String(date.getUTCMonth() + 1).padStart(2, "0")}-${String(date.getUTCDate()).padStart(2, "0")}`
+}
+
+/**
+ * W = [windowStart, windowEnd) and P = [previousStart, windowStart), in milliseconds: W runs from
+ * start 00:00:00.000Z to end 23:59:59.999Z, which at millisecond precision (timestamptz(3)) is the
+ * half-open range up to the next midnight; P is the n days right before, n the days of W.
+ */
+export const periodsOf = (range: DateRange) => {
+  const windowStart = parseDate(range.start)!
+  const windowEnd = parseDate(range.end)! + DAY_MS
+  const days = Math.round((windowEnd - windowStart) / DAY_MS)
+  return { windowStart, windowEnd, previousStart: windowStart - days * DAY_MS, days }
+}
+
+// ---------------------------------------------------------------------------
+// Buckets
+// ---------------------------------------------------------------------------
+
+/** The start (ms, UTC) of the bucket that holds `ms`: its day, ISO week (Monday), month or year. */
+export const bucketStart = (interval: Interval, ms: number): number => {
+  const date = new Date(ms)
+  const day = new Date(0)
+  day.setUTCFullYear(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate())
+  switch (interval) {
+    case "day":
+      return day.getTime()
+    case "week": {
+      // getUTCDay: Sunday 0 ... Saturday 6; days back to Monday: (weekday + 6) % 7.
+      return day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS
+    }
+    case "month": {
+      day.setUTCDate(1)
+      return day.getTime()
+    }
+    case "year": {
+      day.setUTCMonth(0, 1)
+      return day.getTime()
+    }
+  }
+}
+
+/** The start of the bucket after the one starting at `start`. */
+export const nextBucket = (interval: Interval, start: number): number => {
+  const date = new Date(start)
+  switch (interval) {
+    case "day":
+      return start + DAY_MS
+    case "week":
+      return start + 7 * DAY_MS
+    case "month":
+      date.setUTCMonth(date.getUTCMonth() + 1, 1)
+      return date.getTime()
+    case "year":
+      date.setUTCFullYear(date.getUTCFullYear() + 1, 0, 1)
+      return date.getTime()
+  }
+}
+
+/**
+ * How many buckets the range spans, counted without listing them (the 1000-bucket check must not
+ * build a list of a million days first).
+ */
+export const bucketCount = (interval: Interval, range: DateRange): number => {
+  const first = new Date(bucketStart(interval, parseDate(range.start)!))
+  const last = new Date(bucketStart(interval, parseDate(range.end)!))
+  switch (interval) {
+    case "day":
+      return Math.round((last.getTime() - first.getTime()) / DAY_MS) + 1
+    case "week":
+      return Math.round((last.getTime() - first.getTime()) / (7 * DAY_MS)) + 1
+    case "month":
+      return (last.getUTCFullYear() - first.getUTCFullYear()) * 12 + last.getUTCMonth() - first.getUTCMonth() + 1
+    case "year":
+      return last.getUTCFullYear() - first.getUTCFullYear() + 1
+  }
+}
+
+/**
+ * The dense list of bucket starts (ms, UTC): the first is the bucket holding the start date (it may
+ * begin before it), the last the one holding the end date, every bucket in between present.
+ */
+export const bucketsOf = (interval: Interval, range: DateRange): Array<number> => {
+  const last = bucketStart(interval, parseDate(range.end)!)
+  const starts: Array<number> = []
+  for (let start = bucketStart(interval, parseDate(range.start)!); start <= last; start = nextBucket(interval, start)) {
+    starts.push(start)
+  }
+  return starts
+}
+
+// ---------------------------------------------------------------------------
+// Text order
+// ---------------------------------------------------------------------------
+
+/**
+ * Domains and URLs compare by Unicode code points (what PostgreSQL's "C" collation does on UTF-8),
+ * never by locale: the order is the same on every database and in memory.
+ */
+export const compareText = (a: string, b: string): number => {
+  if (a === b) return 0
+  const left = [...a]
+  const right = [...b]
+  const length = Math.min(left.length, right.length)
+  for (let i = 0; i < length; i++) {
+    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!
+    if (difference !== 0) return difference < 0 ? -1 : 1
+  }
+  return left.length < right.length ? -1 : left.length > right.length ? 1 : 0
+}

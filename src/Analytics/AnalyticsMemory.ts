@@ -1,0 +1,203 @@
+import { Effect, Layer } from "effect"
+import type { Page } from "../Domain/Page.ts"
+import { type CitationRow, MemoryStore, type MemoryTables, type ResponseRow } from "../Memory/Store.ts"
+import {
+  Analytics,
+  bucketsOf,
+  bucketStart,
+  compareText,
+  type Filters,
+  formatDate,
+  hundredfold,
+  type ListQuery,
+  type Measures,
+  periodsOf,
+  type SeriesQuery,
+  type SourceUrlSeries
+} from "./Analytics.ts"
+
+/**
+ * The reference implementation of decisions.md §6, over the in-memory tables: plain loops written
+ * from the formulas, one step per sentence of the rules, with no regard for speed.
+ */
+
+/** One thing rows are made of: a source (by `citation.source_id`) or an exact URL (by `source_url_id`). */
+interface Dimension {
+  readonly keyOf: (citation: CitationRow) => number
+  /** The name ties are broken by: the domain or the URL. */
+  readonly nameOf: (db: MemoryTables, id: number) => string
+}
+
+const bySource: Dimension = { keyOf: (citation) => citation.source_id, nameOf: (db, id) => db.sources.get(id)!.domain }
+const byUrl: Dimension = { keyOf: (citation) => citation.source_url_id, nameOf: (db, id) => db.sourceUrls.get(id)!.url }
+
+/** R(X): the analyzed responses of the project collected in [from, to) that pass every given filter. */
+const responsesIn = (db: MemoryTables, projectId: number, filters: Filters, from: number, to: number): Array<ResponseRow> => {
+  const result: Array<ResponseRow> = []
+  for (const response of db.responses.values()) {
+    if (response.project_id !== projectId) continue
+    if (response.status !== "analyzed") continue
+    const at = response.collected_at.getTime()
+    if (at < from || at >= to) continue
+    if (filters.platforms !== undefined && !filters.platforms.includes(response.platform)) continue
+    if (filters.countries !== undefined && !filters.countries.includes(response.country.toUpperCase())) continue
+    if (filters.monitors !== undefined && !filters.monitors.includes(response.monitor_id)) continue
+    if (filters.tags !== undefined && !filters.tags.some((tag) => db.promptTags.has(`${response.prompt_id}:${tag}`))) continue
+    result.push(response)
+  }
+  return result
+}
+
+/** The citations of each response, read once per request. */
+const citationIndex = (db: MemoryTables) => {
+  const byResponse = new Map<number, Array<CitationRow>>()
+  for (const citation of db.citations.values()) {
+    byResponse.set(citation.response_id, [...(byResponse.get(citation.response_id) ?? []), citation])
+  }
+  return (response: ResponseRow): ReadonlyArray<CitationRow> => byResponse.get(response.id) ?? []
+}
+
+type CitationsOf = ReturnType<typeof citationIndex>
+
+/** Per key: responses of R citing it at least once (`used`), and its citations in R (`cited`). */
+const countIn = (citationsOf: CitationsOf, responses: ReadonlyArray<ResponseRow>, dimension: Dimension) => {
+  const counts = new Map<number, { used: number; cited: number }>()
+  for (const response of responses) {
+    const seen = new Set<number>()
+    for (const citation of citationsOf(response)) {
+      const key = dimension.keyOf(citation)
+      const entry = counts.get(key) ?? { used: 0, cited: 0 }
+      entry.cited += 1
+      if (!seen.has(key)) entry.used += 1
+      seen.add(key)
+      counts.set(key, entry)
+    }
+  }
+  return counts
+}
+
+/** The earliest and latest UTC date of any analyzed response of the project citing the key. */
+const lifetimeOf = (db: MemoryTables, citationsOf: CitationsOf, projectId: number, dimension: Dimension, key: number) => {
+  let first = Infinity
+  let last = -Infinity
+  for (const response of db.responses.values()) {
+    if (response.project_id !== projectId || response.status !== "analyzed") continue
+    if (!citationsOf(response).some((citation) => dimension.keyOf(citation) === key)) continue
+    first = Math.min(first, response.collected_at.getTime())
+    last = Math.max(last, response.collected_at.getTime())
+  }
+  return { first_seen_on: formatDate(first), last_seen_on: formatDate(last) }
+}
+
+const rowsOf = <SortBy extends string, Row>(
+  db: MemoryTables,
+  projectId: number,
+  query: ListQuery<SortBy>,
+  dimension: Dimension,
+  nameKey: SortBy,
+  view: (id: number, measures: Measures) => Row
+): Page<Row> => {
+  const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
+  const citationsOf = citationIndex(db)
+  const inWindow = responsesIn(db, projectId, query.filters, windowStart, windowEnd)
+  const inPrevious = responsesIn(db, projectId, query.filters, previousStart, windowStart)
+  const countsW = countIn(citationsOf, inWindow, dimension)
+  const countsP = countIn(citationsOf, inPrevious, dimension)
+
+  const rows: Array<{ id: number; name: string; measures: Measures }> = []
+  for (const [id, w] of countsW) {
+    if (w.used < 1) continue
+    const p = countsP.get(id) ?? { used: 0, cited: 0 }
+    const percentageW = hundredfold(w.used, inWindow.length)
+    const percentageP = hundredfold(p.used, inPrevious.length)
+    // Averages in hundredths: round2(x) = round(100x) / 100.
+    const averageW = hundredfold(w.cited, inWindow.length)
+    const averageP = hundredfold(p.cited, inPrevious.length)
+    rows.push({
+      id,
+      name: dimension.nameOf(db, id),
+      measures: {
+        used_count: w.used,
+        used_count_change: w.used - p.used,
+        used_percentage: percentageW,
+        used_percentage_change: percentageW - percentageP,
+        average_citations: averageW / 100,
+        // The shown averages' difference, which is already a whole number of hundredths.
+        average_citations_change: (averageW - averageP) / 100,
+        ...lifetimeOf(db, citationsOf, projectId, dimension, id)
+      }
+    })
+  }
+
+  const value = (row: (typeof rows)[number]): number | string =>
+    query.sortBy === nameKey ? row.name : row.measures[query.sortBy as unknown as keyof Measures]
+  const direction = query.sortOrder === "asc" ? 1 : -1
+  rows.sort((a, b) => {
+    const x = value(a)
+    const y = value(b)
+    const primary = typeof x === "string" ? compareText(x, y as string) : x - (y as number)
+    if (primary !== 0) return Math.sign(primary) * direction
+    return compareText(a.name, b.name) || a.id - b.id
+  })
+
+  return {
+    rows: rows.slice(query.window.offset, query.window.offset + query.window.limit).map((row) => view(row.id, row.measures)),
+    total: rows.length
+  }
+}
+
+export const layerMemory = Layer.effect(
+  Analytics,
+  Effect.map(MemoryStore, (db) =>
+    Analytics.of({
+      sources: (projectId, query) =>
+        Effect.sync(() =>
+          rowsOf(db, projectId, query, bySource, "domain", (id, measures) => ({
+            source: { id, domain: db.sources.get(id)!.domain },
+            ...measures
+          }))
+        ),
+      sourceUrls: (projectId, query) =>
+        Effect.sync(() =>
+          rowsOf(db, projectId, query, byUrl, "url", (id, measures) => {
+            const url = db.sourceUrls.get(id)!
+            return { source_url: { id, source_id: url.source_id, url: url.url }, ...measures }
+          })
+        ),
+      sourceUrlUsage: (projectId, query: SeriesQuery) =>
+        Effect.sync(() => {
+          const { windowEnd, windowStart } = periodsOf(query.range)
+          const responses = responsesIn(db, projectId, query.filters, windowStart, windowEnd)
+          const starts = bucketsOf(query.interval, query.range)
+          const citationsOf = citationIndex(db)
+
+          // Rank the URLs cited in R(W) by their citations in R(W).
+          const cited = new Map<number, number>()
+          for (const response of responses) {
+            for (const citation of citationsOf(response)) {
+              cited.set(citation.source_url_id, (cited.get(citation.source_url_id) ?? 0) + 1)
+            }
+          }
+          const ranked = [...cited.entries()]
+            .map(([id, citations]) => ({ url: db.sourceUrls.get(id)!, citations }))
+            .sort((a, b) => b.citations - a.citations || compareText(a.url.url, b.url.url) || a.url.id - b.url.id)
+            .slice(0, query.topN)
+
+          const series: Array<SourceUrlSeries> = ranked.map(({ url }) => ({
+            source_url: { id: url.id, source_id: url.source_id, url: url.url },
+            data: starts.map((start) => {
+              const inBucket = responses.filter((response) => bucketStart(query.interval, response.collected_at.getTime()) === start)
+              const citing = inBucket.filter((response) => citationsOf(response).some((citation) => citation.source_url_id === url.id))
+              return { timestamp: new Date(start), value: hundredfold(citing.length, inBucket.length) }
+            })
+          }))
+          return { interval: query.interval, series }
+        }),
+      knownReferences: (projectId, references) =>
+        Effect.sync(() => ({
+          monitors: references.monitors.filter((id) => db.monitors.get(id)?.project_id === projectId),
+          tags: references.tags.filter((id) => db.tags.get(id)?.project_id === projectId)
+        }))
+    })
+  )
+)

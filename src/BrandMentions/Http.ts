@@ -1,0 +1,93 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { Api } from "../Api.ts"
+import { BrandsRepo } from "../Brands/Repo.ts"
+import type { Project } from "../Domain/Project.ts"
+import type { BrandMention } from "../Domain/Response.ts"
+import { ValidationError } from "../Domain/Errors.ts"
+import { CurrentProject } from "../Http/ProjectContext.ts"
+import { paginated } from "../Http/Responses.ts"
+import { MonitorsRepo } from "../Monitors/Repo.ts"
+import { OrganizationsRepo } from "../Organizations/Repo.ts"
+import { PromptsRepo } from "../Prompts/Repo.ts"
+import { ResponsesRepo } from "../Responses/Repo.ts"
+import type { BrandMentionWithRelations, Include } from "./Api.ts"
+import { BrandMentionsRepo } from "./Repo.ts"
+
+const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => new Map(rows.map((row) => [row.id, row] as const))
+const distinct = (ids: ReadonlyArray<number>) => [...new Set(ids)]
+
+export const BrandMentionsLive = HttpApiBuilder.group(Api, "brandMentions", (handlers) =>
+  Effect.gen(function*() {
+    const mentions = yield* BrandMentionsRepo
+    const responses = yield* ResponsesRepo
+    const prompts = yield* PromptsRepo
+    const monitors = yield* MonitorsRepo
+    const brands = yield* BrandsRepo
+    const organizations = yield* OrganizationsRepo
+
+    /**
+     * The included relations of a page, one query per relation, never per row. A nested relation
+     * (`response.prompt`) brings its parent along. Responses and brands belong to the active project,
+     * so `*.project` is that project, and its organization one lookup.
+     */
+    const withRelations = (project: Project, page: ReadonlyArray<BrandMention>, include: ReadonlySet<Include>) =>
+      Effect.gen(function*() {
+        const has = (prefix: string) => [...include].some((name) => name === prefix || name.startsWith(`${prefix}.`))
+        const responseRows = has("response") ? byId(yield* responses.findMany(project.id, distinct(page.map((m) => m.response_id)))) : new Map()
+        const responseList = [...responseRows.values()]
+        const promptRows = include.has("response.prompt")
+          ? byId(yield* prompts.findMany(project.id, distinct(responseList.map((r) => r.prompt_id))))
+          : new Map()
+        const monitorRows = include.has("response.monitor")
+          ? byId(yield* monitors.findMany(project.id, distinct(responseList.map((r) => r.monitor_id))))
+          : new Map()
+        const brandRows = has("brand") ? byId(yield* brands.findMany(project.id, distinct(page.map((m) => m.brand_id)))) : new Map()
+        const organization = include.has("brand.project.organization")
+          ? Option.getOrUndefined(yield* organizations.findById(project.organization_id))
+          : undefined
+
+        return page.map((mention): BrandMentionWithRelations => {
+          const response = responseRows.get(mention.response_id)
+          const brand = brandRows.get(mention.brand_id)
+          return {
+            ...mention,
+            ...(response === undefined ? {} : {
+              response: {
+                ...response,
+                ...(include.has("response.prompt") ? { prompt: promptRows.get(response.prompt_id) } : {}),
+                ...(include.has("response.monitor") ? { monitor: monitorRows.get(response.monitor_id) } : {}),
+                ...(include.has("response.project") ? { project } : {})
+              }
+            }),
+            ...(brand === undefined ? {} : {
+              brand: {
+                ...brand,
+                ...(has("brand.project")
+                  ? { project: { ...project, ...(organization === undefined ? {} : { organization }) } }
+                  : {})
+              }
+            })
+          }
+        })
+      })
+
+    return handlers.handle("list", ({ urlParams }) =>
+      Effect.gen(function*() {
+        const project = yield* CurrentProject
+        const errors: Record<string, ReadonlyArray<string>> = {}
+        if (urlParams.response_id !== undefined && Option.isNone(yield* responses.find(project.id, urlParams.response_id))) {
+          errors.response_id = ["The selected response id is invalid."]
+        }
+        if (urlParams.brand_id !== undefined && Option.isNone(yield* brands.find(project.id, urlParams.brand_id))) {
+          errors.brand_id = ["The selected brand id is invalid."]
+        }
+        if (Object.keys(errors).length > 0) return yield* new ValidationError({ errors })
+        const order = { by: urlParams.sort_by ?? "created_at", direction: urlParams.sort_order ?? "desc" } as const
+        const filter = { responseId: urlParams.response_id, brandId: urlParams.brand_id }
+        const page = yield* paginated(urlParams, (window) => mentions.list(project.id, filter, order, window))
+        const include = new Set(urlParams.include ?? [])
+        if (include.size === 0) return page
+        return { ...page, data: yield* withRelations(project, page.data, include) }
+      }))
+  }))

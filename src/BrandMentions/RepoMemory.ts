@@ -1,0 +1,28 @@
+import { Effect, Layer } from "effect"
+import type { BrandMention } from "../Domain/Response.ts"
+import { MemoryStore, pageOf } from "../Memory/Store.ts"
+import { BrandMentionsRepo } from "./Repo.ts"
+
+export const layerMemory = Layer.effect(
+  BrandMentionsRepo,
+  Effect.map(MemoryStore, (db) =>
+    BrandMentionsRepo.of({
+      list: (projectId, filter, order, window) =>
+        Effect.sync(() => {
+          const sign = order.direction === "asc" ? 1 : -1
+          const value = (mention: BrandMention) => {
+            const v = mention[order.by]
+            return v instanceof Date ? v.getTime() : v
+          }
+          const rows = [...db.brandMentions.values()]
+            .filter((m) =>
+              m.project_id === projectId &&
+              (filter.responseId === undefined || m.response_id === filter.responseId) &&
+              (filter.brandId === undefined || m.brand_id === filter.brandId)
+            )
+            .map(({ project_id: _, ...mention }) => mention)
+            .sort((a, b) => sign * (value(a) - value(b)) || sign * (a.id - b.id))
+          return pageOf(rows, window)
+        })
+    }))
+)

@@ -1,0 +1,349 @@
+import { Args, Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
+import type { PlatformError } from "@effect/platform/Error"
+import type { SqlError } from "@effect/sql"
+import { Chunk, Clock, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import type { FieldErrors } from "../Domain/Errors.ts"
+import type { Monitor } from "../Domain/Monitor.ts"
+import { fieldErrors } from "../Http/ErrorResponse.ts"
+import { MonitorsRepo } from "../Monitors/Repo.ts"
+import { ProjectsRepo } from "../Projects/Repo.ts"
+import { PromptsRepo } from "../Prompts/Repo.ts"
+import { analyze } from "../Responses/Analysis.ts"
+import { CreateResponse } from "../Responses/Api.ts"
+import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
+import { RepositoriesLive } from "./Environment.ts"
+import { UserError } from "./Errors.ts"
+import * as Input from "./Input.ts"
+import * as Output from "./Output.ts"
+
+/**
+ * `import FILE --project ID`: responses in bulk, one JSON object a line with the fields of POST /responses
+ * (backfills, migrations from other tools). The file is streamed, never read whole; each batch of lines
+ * is checked as the API checks a response, analyzed, and stored in one transaction. A bad line is
+ * reported with its number and skipped; the others all land.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Options shared with `reanalyze`
+
+export const DEFAULT_BATCH_SIZE = 500
+/** Far above what helps throughput; a batch is held in memory whole. */
+export const MAX_BATCH_SIZE = 10_000
+
+export const checkBatchSize = (size: number): Either.Either<number, string> =>
+  Number.isInteger(size) && size >= 1 && size <= MAX_BATCH_SIZE
+    ? Either.right(size)
+    : Either.left(`--batch-size must be a whole number from 1 to ${MAX_BATCH_SIZE}, not ${size}.`)
+
+export const batchSize = (what: string) =>
+  Options.integer("batch-size").pipe(
+    Options.mapEffect(Input.validated(checkBatchSize)),
+    Options.withPseudoName("N"),
+    Options.withDescription(`${what} per batch, each stored in one transaction (default ${DEFAULT_BATCH_SIZE}).`),
+    Options.withDefault(DEFAULT_BATCH_SIZE)
+  )
+
+export const projectId = Options.integer("project").pipe(
+  Options.mapEffect(Input.validated(Input.checkId("--project"))),
+  Options.withPseudoName("ID"),
+  Options.withDescription("The id of the project.")
+)
+
+/** The project, or a clear error. */
+export const findProject = (id: number) =>
+  Effect.flatMap(ProjectsRepo, (repo) => repo.findMany([id])).pipe(
+    Effect.flatMap(([project]) =>
+      project === undefined ? new UserError({ message: `Project ${id} not found.` }) : Effect.succeed(project)
+    )
+  )
+
+// ---------------------------------------------------------------------------------------------------
+// Progress and numbers
+
+/** `12500` → `12,500`. */
+export const count = (n: number): string => n.toLocaleString("en-US")
+
+/** Per second, from a count and milliseconds (the count itself for an instant run). */
+export const perSecond = (n: number, ms: number): number => (ms <= 0 ? n : Math.round((n * 1000) / ms))
+
+/**
+ * A progress line on stderr. On a terminal it is rewritten in place (`\r`) at most ten times a second;
+ * elsewhere (a log file, a pipe) it is a plain line at most once a second. Lines that must stay (a
+ * skipped line's error) clear it first; `clear` removes it before the summary.
+ */
+export const progressLine = (stream: NodeJS.WriteStream = process.stderr) => {
+  const tty = stream.isTTY === true
+  const every = tty ? 100 : 1000
+  let last = Date.now()
+  let shown = false
+  const CLEAR = "\r\x1b[2K"
+  return {
+    update: (text: () => string) =>
+      Effect.sync(() => {
+        const now = Date.now()
+        if (now - last < every) return
+        last = now
+        if (tty) {
+          stream.write(`${CLEAR}${text()}`)
+          shown = true
+        } else {
+          stream.write(`${text()}\n`)
+        }
+      }),
+    line: (text: string) =>
+      Effect.sync(() => {
+        stream.write(`${shown ? CLEAR : ""}${text}\n`)
+        shown = false
+      }),
+    clear: Effect.sync(() => {
+      if (shown) stream.write(CLEAR)
+      shown = false
+    })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One line → one response: pure
+
+/** A line's fields, as POST /responses decodes them. */
+export type ResponseLine = typeof CreateResponse.Type
+
+export interface LineError {
+  readonly line: number
+  readonly reason: string
+}
+
+/** `prompt_id: The selected prompt id is invalid.`: a 422's field errors, as one line. */
+export const describeErrors = (errors: FieldErrors): string =>
+  Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(" ")}`).join("; ")
+
+const decodeResponse = Schema.decodeUnknownEither(CreateResponse)
+
+/** A line of the file decoded as the body of POST /responses, or the reason it is not one. */
+export const decodeLine = (text: string): Either.Either<ResponseLine, string> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return Either.left("The line is not valid JSON.")
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return Either.left("The line must be a JSON object.")
+  return Either.mapLeft(decodeResponse(value), (error) => describeErrors(fieldErrors(ParseResult.ArrayFormatter.formatErrorSync(error))))
+}
+
+/** What the lines of one batch are checked against. */
+export interface BatchContext {
+  /** The project's prompts among those the batch names. */
+  readonly prompts: ReadonlyMap<number, { readonly monitor_id: number }>
+  /** Their monitors. */
+  readonly monitors: ReadonlyMap<number, Monitor>
+  readonly brands: ReadonlyArray<BrandForDetection>
+  /** Milliseconds: the default collected_at, and the bound of a future one. */
+  readonly now: number
+}
+
+/** As the API: a little clock skew is tolerated (Responses/Http.ts). */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000
+
+/**
+ * The checks of POST /responses after decoding (Responses/Http.ts), in its order and with its messages,
+ * then analysis: the prompt must be the project's; the platform one of its monitor's, collected_at not
+ * in the future, and the citations http(s) URLs; the country defaults to the monitor's.
+ */
+export const analyzeLine = (line: ResponseLine, context: BatchContext): Either.Either<AnalyzedResponse, string> => {
+  const prompt = context.prompts.get(line.prompt_id)
+  const monitor = prompt === undefined ? undefined : context.monitors.get(prompt.monitor_id)
+  if (prompt === undefined || monitor === undefined) {
+    return Either.left(describeErrors({ prompt_id: ["The selected prompt id is invalid."] }))
+  }
+  const errors: Record<string, ReadonlyArray<string>> = {}
+  if (!monitor.platforms.includes(line.platform)) {
+    errors.platform = [`The selected platform is not one of the monitor's platforms (${monitor.platforms.join(", ")}).`]
+  }
+  const collectedAt = line.collected_at ?? new Date(context.now)
+  if (collectedAt.getTime() > context.now + FUTURE_TOLERANCE_MS) {
+    errors.collected_at = ["The collected at field must be a date before or equal to now."]
+  }
+  const analyzed = analyze({
+    monitor_id: monitor.id,
+    prompt_id: line.prompt_id,
+    platform: line.platform,
+    country: line.country ?? monitor.country,
+    text: line.text,
+    collected_at: collectedAt,
+    citations: line.citations
+  }, context.brands)
+  const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
+  if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return Either.left(describeErrors(allErrors))
+  return Either.right(analyzed.right)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Batches: lookups per batch, one transaction per batch
+
+export interface BatchResult {
+  /** Lines of the batch, blank ones included. */
+  readonly read: number
+  readonly imported: number
+  /** The batch's bad lines, by line number. */
+  readonly errors: ReadonlyArray<LineError>
+}
+
+/**
+ * One batch of numbered lines (1-based): decoded, its prompts and their monitors looked up in one go,
+ * checked and analyzed, and its good lines stored in one transaction. Blank lines are passed over.
+ */
+export const importBatch = (
+  projectId: number,
+  brands: ReadonlyArray<BrandForDetection>,
+  lines: ReadonlyArray<readonly [text: string, line: number]>
+): Effect.Effect<BatchResult, SqlError.SqlError, PromptsRepo | MonitorsRepo | ResponsesRepo> =>
+  Effect.gen(function*() {
+    const T0 = performance.now()
+    const decoded: Array<{ readonly line: number; readonly value: ResponseLine }> = []
+    const errors: Array<LineError> = []
+    for (const [text, line] of lines) {
+      // A byte order mark is no part of the first object.
+      const content = line === 1 ? text.replace(/^\uFEFF/, "") : text
+      if (content.trim() === "") continue
+      Either.match(decodeLine(content), {
+        onLeft: (reason) => errors.push({ line, reason }),
+        onRight: (value) => decoded.push({ line, value })
+      })
+    }
+    const T1 = performance.now()
+    const prompts = yield* (yield* PromptsRepo).findMany(projectId, [...new Set(decoded.map((d) => d.value.prompt_id))])
+    const monitors = yield* (yield* MonitorsRepo).findMany(projectId, [...new Set(prompts.map((p) => p.monitor_id))])
+    const context: BatchContext = {
+      prompts: new Map(prompts.map((prompt) => [prompt.id, prompt] as const)),
+      monitors: new Map(monitors.map((monitor) => [monitor.id, monitor] as const)),
+      brands,
+      now: yield* Clock.currentTimeMillis
+    }
+    const T2 = performance.now()
+    const good: Array<AnalyzedResponse> = []
+    for (const { line, value } of decoded) {
+      Either.match(analyzeLine(value, context), {
+        onLeft: (reason) => errors.push({ line, reason }),
+        onRight: (response) => good.push(response)
+      })
+    }
+    const T3 = performance.now()
+    if (good.length > 0) yield* (yield* ResponsesRepo).insertAnalyzed(projectId, good)
+    const T4 = performance.now()
+    process.stderr.write(`PROF decode ${(T1-T0).toFixed(0)} lookup ${(T2-T1).toFixed(0)} analyze ${(T3-T2).toFixed(0)} insert ${(T4-T3).toFixed(0)}\n`)
+    return { read: lines.length, imported: good.length, errors: errors.sort((a, b) => a.line - b.line) }
+  })
+
+/** How many errors the summary lists (stderr gets them all). */
+export const MAX_LISTED_ERRORS = 100
+
+export interface ImportTotals {
+  readonly read: number
+  readonly imported: number
+  readonly skipped: number
+  /** The first `MAX_LISTED_ERRORS`. */
+  readonly errors: ReadonlyArray<LineError>
+}
+
+/**
+ * Imports a stream of lines into the project, `batchSize` lines a batch, and tells `onBatch` after each
+ * (the batch's result and the totals so far). The project's brands are read once.
+ */
+export const importLines = <E, R>(
+  projectId: number,
+  lines: Stream.Stream<string, E, R>,
+  options: {
+    readonly batchSize: number
+    readonly onBatch?: (batch: BatchResult, totals: ImportTotals) => Effect.Effect<void>
+  }
+): Effect.Effect<ImportTotals, E | SqlError.SqlError, R | PromptsRepo | MonitorsRepo | ResponsesRepo> =>
+  Effect.gen(function*() {
+    const brands = yield* (yield* ResponsesRepo).brandsForDetection(projectId)
+    const start: ImportTotals = { read: 0, imported: 0, skipped: 0, errors: [] }
+    return yield* lines.pipe(
+      Stream.zipWithIndex,
+      Stream.grouped(options.batchSize),
+      Stream.runFoldEffect(start, (totals, chunk) =>
+        Effect.gen(function*() {
+          const batch = yield* importBatch(projectId, brands, Chunk.toReadonlyArray(chunk).map(([text, index]) => [text, index + 1] as const))
+          const next: ImportTotals = {
+            read: totals.read + batch.read,
+            imported: totals.imported + batch.imported,
+            skipped: totals.skipped + batch.errors.length,
+            errors: totals.errors.length >= MAX_LISTED_ERRORS
+              ? totals.errors
+              : [...totals.errors, ...batch.errors].slice(0, MAX_LISTED_ERRORS)
+          }
+          if (options.onBatch) yield* options.onBatch(batch, next)
+          return next
+        }))
+    )
+  })
+
+// ---------------------------------------------------------------------------------------------------
+// The command
+
+const readFailure = (file: string, error: PlatformError) =>
+  new UserError({
+    message: `Cannot read ${file}: ${
+      error._tag === "SystemError" && error.reason === "NotFound"
+        ? "no such file."
+        : error._tag === "SystemError" && error.reason === "PermissionDenied"
+        ? "permission denied."
+        : error.message
+    }`
+  })
+
+/** The file's lines, streamed (64 KiB at a time), as UTF-8. */
+const fileLines = (file: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const info = yield* fs.stat(file).pipe(Effect.mapError((error) => readFailure(file, error)))
+    if (info.type !== "File") return yield* new UserError({ message: `Cannot read ${file}: not a file.` })
+    return fs.stream(file).pipe(
+      Stream.mapError((error) => readFailure(file, error)),
+      Stream.decodeText("utf-8"),
+      Stream.splitLines
+    )
+  })
+
+export const importCommand = Command.make("import", {
+  file: Args.file({ name: "file" }).pipe(
+    Args.withDescription("An NDJSON file: one JSON object a line, with the fields of POST /api/v1/responses.")
+  ),
+  projectId,
+  batchSize: batchSize("Lines"),
+  json: Output.json
+}, (input) =>
+  Effect.gen(function*() {
+    const project = yield* findProject(input.projectId)
+    const lines = yield* fileLines(input.file)
+    const started = yield* Clock.currentTimeMillis
+    const progress = progressLine()
+    const totals = yield* importLines(project.id, lines, {
+      batchSize: input.batchSize,
+      onBatch: (batch, totals) =>
+        Effect.gen(function*() {
+          for (const error of batch.errors) yield* progress.line(`line ${error.line}: ${error.reason}`)
+          const elapsed = (yield* Clock.currentTimeMillis) - started
+          yield* progress.update(() =>
+            `imported ${count(totals.read)} lines (${count(totals.skipped)} skipped), ${count(perSecond(totals.read, elapsed))} lines/s`
+          )
+        })
+    })
+    yield* progress.clear
+    const ms = (yield* Clock.currentTimeMillis) - started
+    const summary = { ...totals, seconds: Math.round(ms) / 1000 }
+    yield* Output.print(input.json, summary, (s) =>
+      `Read ${count(s.read)} lines in ${s.seconds.toFixed(2)} s (${count(perSecond(s.read, ms))} lines/s): ` +
+      `${count(s.imported)} imported, ${count(s.skipped)} skipped.`)
+  })).pipe(
+    Command.withDescription(
+      "Import responses from an NDJSON file into a project, in batches (each one transaction), analyzed as " +
+        "POST /responses does. Bad lines are reported on stderr (\"line N: reason\") and skipped. With --json " +
+        "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
+    ),
+    Command.provide(RepositoriesLive)
+  )

@@ -1,0 +1,151 @@
+/**
+ * Brand mentions of one response (decisions.md §5, api-v1.md "Brand mention"): which
+ * brands it names, in which order they first appear, and the sentiment around them.
+ */
+import type { Classification } from "../Domain/Brand.ts"
+import { findUrls } from "./Citations.ts"
+import { coversDomain, findDomainOccurrences, findNameOccurrences, normalizeDomain, type Occurrence } from "./Matching.ts"
+import { sentimentValue, toSentimentScore } from "./Sentiment.ts"
+
+export interface BrandToDetect {
+  readonly id: number
+  readonly name: string
+  readonly aliases: ReadonlyArray<string>
+  readonly domains: ReadonlyArray<string>
+  readonly classification: Classification
+}
+
+export interface DetectedMention {
+  readonly brand_id: number
+  /** 1..n without gaps, by first occurrence. */
+  readonly position: number
+  /** Integer 0..100, 50 neutral. */
+  readonly sentiment_score: number
+  /**
+   * Offset of the first occurrence in the NFC text (UTF-16 code units); for a brand
+   * found through citations only, `text.length + i` with i the 0-based index of the
+   * first cited domain it covers, so such brands rank after every text match.
+   */
+  readonly first_index: number
+}
+
+/** Score of a brand without any sentence to judge (mentioned through a citation only). */
+const NEUTRAL = 50
+
+/**
+ * Detects the brands mentioned in a response text.
+ *
+ * - A brand is mentioned by a whole-word occurrence of its name or an alias, by an
+ *   occurrence of one of its domains (or a subdomain), or, failing both, by a cited
+ *   domain equal to or under one of its domains (`citedDomains`, in citation order).
+ * - `ignored` brands get no mention; blank names, aliases and domains are skipped, and
+ *   domains without a dot are ignored (a bare word is what names are for).
+ * - Positions rank brands by first occurrence; at the same offset the longer match
+ *   comes first ("Acme Cloud" before "Acme": it is the more specific reading), then the
+ *   lower brand id.
+ * - The sentiment is the average of the sentence sentiments of every distinct sentence
+ *   holding one of its text occurrences, rounded once; brand names, domains and URLs in
+ *   those sentences are masked first so that "Best Buy" or "greatdeals.com" carry no
+ *   opinion. A brand found only through citations scores 50.
+ */
+export const detectMentions = (
+  text: string,
+  brands: ReadonlyArray<BrandToDetect>,
+  citedDomains: ReadonlyArray<string> = []
+): Array<DetectedMention> => {
+  const nfc = text.normalize("NFC")
+  const cited = citedDomains.map(normalizeDomain)
+  // Every brand's occurrences, ignored ones included: their names are masked for sentiment too.
+  const occurrences = new Map(brands.map((brand) => [brand, brandOccurrences(nfc, brand)] as const))
+
+  const found: Array<{ brand: BrandToDetect; first: number; length: number; occurrences: Array<Occurrence> }> = []
+  for (const brand of brands) {
+    if (brand.classification === "ignored") continue
+    const own = occurrences.get(brand)!
+    if (own.length > 0) {
+      // reduce, not Math.min(...): a long text can hold more occurrences than a call has arguments.
+      const first = own.reduce((min, o) => Math.min(min, o.start), Infinity)
+      const length = own.reduce((max, o) => (o.start === first ? Math.max(max, o.end - o.start) : max), 0)
+      found.push({ brand, first, length, occurrences: own })
+      continue
+    }
+    const domains = brandDomains(brand)
+    const citation = cited.findIndex((c) => c !== undefined && domains.some((d) => coversDomain(d, c)))
+    if (citation !== -1) found.push({ brand, first: nfc.length + citation, length: 0, occurrences: [] })
+  }
+  found.sort((a, b) => a.first - b.first || b.length - a.length || a.brand.id - b.brand.id)
+
+  const sentences = sentenceScorer(maskForSentiment(nfc, [...occurrences.values()].flat()))
+  return found.map(({ brand, first, occurrences }, i) => ({
+    brand_id: brand.id,
+    position: i + 1,
+    sentiment_score: occurrences.length === 0 ? NEUTRAL : sentences.scoreAround(occurrences),
+    first_index: first
+  }))
+}
+
+/** The brand's canonical domains that look like domains (at least one dot). */
+export const brandDomains = (brand: Pick<BrandToDetect, "domains">): Array<string> =>
+  brand.domains.flatMap((raw) => {
+    const domain = normalizeDomain(raw)
+    return domain !== undefined && domain.includes(".") ? [domain] : []
+  })
+
+/** All text occurrences of a brand: names, aliases and domains. */
+export const brandOccurrences = (text: string, brand: BrandToDetect): Array<Occurrence> => [
+  ...[brand.name, ...brand.aliases].flatMap((name) => findNameOccurrences(text, name)),
+  ...brandDomains(brand).flatMap((domain) => findDomainOccurrences(text, domain))
+]
+
+/**
+ * The text as the sentence splitter and the lexicon should see it, same length so that
+ * offsets still hold: brand occurrences become one neutral token of `x`s (the sentence
+ * keeps its subject, and "Yahoo!" cannot end a sentence), upper case where the original
+ * is (the splitter reads ". Foo" as a new sentence but ". foo" not); URLs become spaces
+ * (their `?` and `.` cannot end a sentence either).
+ */
+export const maskForSentiment = (text: string, occurrences: ReadonlyArray<Occurrence>): string => {
+  // UTF-16 units, as offsets are; occurrences and URLs never split a surrogate pair.
+  const units = text.split("")
+  for (const { end, start } of occurrences) {
+    for (let i = start; i < end; i++) units[i] = /\p{Lu}/u.test(units[i]!) ? "X" : "x"
+  }
+  for (const { end, start } of findUrls(text)) units.fill(" ", start, end)
+  return units.join("")
+}
+
+const segmenter = new Intl.Segmenter("en", { granularity: "sentence" })
+
+/** Sentence boundaries of a (masked) text, and the sentiment around a set of offsets. */
+const sentenceScorer = (masked: string) => {
+  const starts: Array<number> = []
+  const texts: Array<string> = []
+  for (const { index, segment } of segmenter.segment(masked)) {
+    starts.push(index)
+    texts.push(segment)
+  }
+  const values = new Map<number, number>()
+  const valueOf = (sentence: number): number => {
+    let value = values.get(sentence)
+    if (value === undefined) values.set(sentence, (value = sentimentValue(texts[sentence]!)))
+    return value
+  }
+  /** The index of the sentence holding an offset (binary search over the starts). */
+  const sentenceAt = (offset: number): number => {
+    let lo = 0
+    let hi = starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (starts[mid]! <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
+  return {
+    scoreAround: (occurrences: ReadonlyArray<Occurrence>): number => {
+      const distinct = [...new Set(occurrences.map((o) => sentenceAt(o.start)))]
+      const sum = distinct.reduce((acc, s) => acc + valueOf(s), 0)
+      return toSentimentScore(sum / distinct.length)
+    }
+  }
+}

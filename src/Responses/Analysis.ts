@@ -1,0 +1,46 @@
+import { Either } from "effect"
+import { citationsFrom } from "../Detection/Citations.ts"
+import { detectMentions } from "../Detection/Mentions.ts"
+import { normalizeUrl } from "../Detection/Urls.ts"
+import type { FieldErrors } from "../Domain/Errors.ts"
+import type { Platform } from "../Domain/Platform.ts"
+import type { AnalyzedResponse, BrandForDetection } from "./Repo.ts"
+
+export interface CollectedResponse {
+  readonly monitor_id: number
+  readonly prompt_id: number
+  readonly platform: Platform
+  readonly country: string
+  readonly text: string
+  readonly collected_at: Date
+  /** The platform's citations; absent means "the URLs of the text". */
+  readonly citations?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Analysis of one answer (decisions.md §5): its citations and the brands it mentions. Pure, so that
+ * the API, the bulk import and re-analysis share it. A citation the platform gave that is not an
+ * http(s) URL is an error naming it; URLs found in the text that are not are simply not citations.
+ */
+export const analyze = (
+  response: CollectedResponse,
+  brands: ReadonlyArray<BrandForDetection>
+): Either.Either<AnalyzedResponse, FieldErrors> => {
+  const errors: Record<string, ReadonlyArray<string>> = {}
+  response.citations?.forEach((url, index) => {
+    if (normalizeUrl(url) === undefined) errors[`citations.${index}`] = [`The citations.${index} field must be an http or https URL.`]
+  })
+  if (Object.keys(errors).length > 0) return Either.left(errors)
+  const citations = citationsFrom({ citations: response.citations, text: response.text })
+  const mentions = detectMentions(response.text, brands, citations.map((citation) => citation.domain))
+  return Either.right({
+    monitor_id: response.monitor_id,
+    prompt_id: response.prompt_id,
+    platform: response.platform,
+    country: response.country,
+    text: response.text,
+    collected_at: response.collected_at,
+    citations: citations.map((citation) => ({ url: citation.raw, normalized: citation.url, domain: citation.domain })),
+    mentions: mentions.map(({ brand_id, position, sentiment_score }) => ({ brand_id, position, sentiment_score }))
+  })
+}

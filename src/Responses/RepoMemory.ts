@@ -1,0 +1,149 @@
+import { Effect, Layer, Option } from "effect"
+import type { Citation, Response } from "../Domain/Response.ts"
+import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
+import { type ResponseFilter, ResponsesRepo } from "./Repo.ts"
+
+const view = ({ project_id: _, ...response }: ResponseRow): Response => response
+
+export const layerMemory = Layer.effect(
+  ResponsesRepo,
+  Effect.map(MemoryStore, (db) => {
+    const sourceId = (projectId: number, domain: string) => {
+      const existing = [...db.sources.values()].find((s) => s.project_id === projectId && s.domain === domain)
+      if (existing) return existing.id
+      const id = db.nextId("sources")
+      db.sources.set(id, { id, project_id: projectId, domain, created_at: db.now() })
+      return id
+    }
+    const sourceUrlId = (projectId: number, source_id: number, url: string) => {
+      const existing = [...db.sourceUrls.values()].find((u) => u.project_id === projectId && u.url === url)
+      if (existing) return existing.id
+      const id = db.nextId("source_urls")
+      db.sourceUrls.set(id, { id, project_id: projectId, source_id, url, created_at: db.now() })
+      return id
+    }
+    const matches = (projectId: number, filter: ResponseFilter) => (r: ResponseRow) =>
+      r.project_id === projectId &&
+      (filter.monitorId === undefined || r.monitor_id === filter.monitorId) &&
+      (filter.promptId === undefined || r.prompt_id === filter.promptId) &&
+      (filter.platform === undefined || r.platform === filter.platform) &&
+      (filter.status === undefined || r.status === filter.status) &&
+      (filter.from === undefined || r.collected_at.getTime() >= filter.from.getTime()) &&
+      (filter.to === undefined || r.collected_at.getTime() <= filter.to.getTime())
+
+    return ResponsesRepo.of({
+      insertAnalyzed: (projectId, responses) =>
+        Effect.sync(() =>
+          responses.map((input) => {
+            const now = db.now()
+            const row: ResponseRow = {
+              id: db.nextId("responses"),
+              project_id: projectId,
+              monitor_id: input.monitor_id,
+              prompt_id: input.prompt_id,
+              platform: input.platform,
+              country: input.country,
+              text: input.text,
+              status: "analyzed",
+              collected_at: input.collected_at,
+              analyzed_at: now,
+              created_at: now,
+              updated_at: now
+            }
+            db.responses.set(row.id, row)
+            input.citations.forEach((citation, index) => {
+              const source_id = sourceId(projectId, citation.domain)
+              const id = db.nextId("citations")
+              db.citations.set(id, {
+                id,
+                response_id: row.id,
+                source_id,
+                source_url_id: sourceUrlId(projectId, source_id, citation.normalized),
+                url: citation.url,
+                position: index + 1,
+                created_at: now
+              })
+            })
+            for (const mention of input.mentions) {
+              const id = db.nextId("brand_mentions")
+              db.brandMentions.set(id, { id, project_id: projectId, response_id: row.id, ...mention, created_at: now, updated_at: now })
+            }
+            return view(row)
+          })
+        ),
+      list: (projectId, filter, window) =>
+        Effect.sync(() => pageOf(byId(db.responses.values()).filter(matches(projectId, filter)).map(view), window)),
+      find: (projectId, id) =>
+        Effect.sync(() => Option.fromNullable(db.responses.get(id)).pipe(Option.filter((r) => r.project_id === projectId), Option.map(view))),
+      findMany: (projectId, ids) =>
+        Effect.sync(() => ids.flatMap((id) => db.responses.get(id) ?? []).filter((r) => r.project_id === projectId).map(view)),
+      citations: (projectId, filter, window) =>
+        Effect.sync(() =>
+          pageOf(
+            byId(db.citations.values()).filter((c: Citation) =>
+              db.responses.get(c.response_id)?.project_id === projectId &&
+              (filter.responseId === undefined || c.response_id === filter.responseId)
+            ),
+            window
+          )
+        ),
+      brandsForDetection: (projectId) =>
+        Effect.sync(() =>
+          byId(db.brands.values()).filter((b) => b.project_id === projectId).map(({ id, name, aliases, domains, classification }) => ({
+            id,
+            name,
+            aliases,
+            domains,
+            classification
+          }))
+        ),
+      forReanalysis: (projectId, afterId, limit) =>
+        Effect.sync(() => {
+          const rows = byId(db.responses.values())
+            .filter((r) => r.project_id === projectId && r.status === "analyzed" && r.id > afterId)
+            .slice(0, limit)
+          const ids = new Set(rows.map((r) => r.id))
+          const domains = new Map<number, Array<string>>()
+          const cited = [...db.citations.values()].filter((c) => ids.has(c.response_id)).sort((a, b) => a.position - b.position)
+          for (const citation of cited) {
+            const list = domains.get(citation.response_id) ?? []
+            list.push(db.sources.get(citation.source_id)!.domain)
+            domains.set(citation.response_id, list)
+          }
+          return rows.map((r) => ({ id: r.id, text: r.text, citedDomains: domains.get(r.id) ?? [] }))
+        }),
+      replaceMentions: (projectId, responses) =>
+        Effect.sync(() => {
+          const now = db.now()
+          for (const { mentions, responseId } of responses) {
+            const response = db.responses.get(responseId)
+            if (response === undefined || response.project_id !== projectId) continue
+            const existing = new Map(
+              [...db.brandMentions.values()].filter((m) => m.response_id === responseId).map((m) => [m.brand_id, m] as const)
+            )
+            const kept = new Set(mentions.map((m) => m.brand_id))
+            for (const [brandId, mention] of existing) if (!kept.has(brandId)) db.brandMentions.delete(mention.id)
+            for (const { brand_id, position, sentiment_score } of mentions) {
+              const old = existing.get(brand_id)
+              if (old === undefined) {
+                const id = db.nextId("brand_mentions")
+                db.brandMentions.set(id, {
+                  id,
+                  project_id: projectId,
+                  response_id: responseId,
+                  brand_id,
+                  position,
+                  sentiment_score,
+                  created_at: now,
+                  updated_at: now
+                })
+              } else if (old.position !== position || old.sentiment_score !== sentiment_score) {
+                db.brandMentions.set(old.id, { ...old, position, sentiment_score, updated_at: now })
+              }
+            }
+            db.responses.set(responseId, { ...response, analyzed_at: now })
+          }
+        })
+    })
+  })
+)

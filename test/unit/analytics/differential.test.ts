@@ -1,0 +1,258 @@
+import { Effect, FastCheck as fc, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  Analytics,
+  DAY_MS,
+  type Filters,
+  formatDate,
+  type Interval,
+  intervals,
+  type SeriesQuery,
+  sourceSortKeys,
+  type SourceSortBy,
+  type SortOrder,
+  urlSortKeys,
+  type UrlSortBy
+} from "../../../src/Analytics/Analytics.ts"
+import * as AnalyticsMemory from "../../../src/Analytics/AnalyticsMemory.ts"
+import * as AnalyticsSql from "../../../src/Analytics/AnalyticsSql.ts"
+import type { Platform } from "../../../src/Domain/Platform.ts"
+import type { ResponseStatus } from "../../../src/Domain/Response.ts"
+import { MemoryStore, MemoryTables } from "../../../src/Memory/Store.ts"
+import { type DatasetIds, type DatasetSpec, writeMemory, writeMemoryOrganization, writeSql, writeSqlOrganization } from "../../support/AnalyticsData.ts"
+import { migratedSql } from "../../support/Databases.ts"
+import { sqlBackend } from "../../support/TestServer.ts"
+
+/**
+ * The SQL implementation against the in-memory reference, on random datasets and random queries of
+ * all three endpoints. Every dataset becomes a fresh project of one shared database (so the earlier
+ * runs' projects sit beside it and must never be counted) and a fresh in-memory store; the answers
+ * must be identical, ids compared through the dataset's own indexes.
+ */
+
+const RUNS = 50
+const QUERIES_PER_RUN = 10
+
+// ---------------------------------------------------------------------------
+// Datasets
+// ---------------------------------------------------------------------------
+
+const BASE = Date.UTC(2026, 0, 5) // a Monday; day 0 of the data
+const SPAN = 30 // days of data, and a few days either side
+
+const platformPool: ReadonlyArray<Platform> = ["chatgpt", "gemini", "claude"]
+const countryPool = ["US", "GB", "DE"]
+const domainPool = ["a.com", "b.com", "ab.com", "a-b.com", "z.org", "a.b.com", "B2.com"]
+const pathPool = ["/", "/a", "/A", "/a?x=1", "/b/", "/a/b"]
+
+/** Instants on day boundaries (first and last millisecond), noon, or anywhere in the day. */
+const instantArb = fc
+  .tuple(
+    fc.integer({ min: -8, max: SPAN + 8 }),
+    fc.oneof(fc.constant(0), fc.constant(DAY_MS - 1), fc.constant(DAY_MS / 2), fc.integer({ min: 0, max: DAY_MS - 1 }))
+  )
+  .map(([day, ms]) => new Date(BASE + day * DAY_MS + ms))
+
+const statusArb: fc.Arbitrary<ResponseStatus> = fc.constantFrom<ResponseStatus>(
+  "analyzed",
+  "analyzed",
+  "analyzed",
+  "analyzed",
+  "analyzed",
+  "analyzed",
+  "failed",
+  "pending"
+)
+
+const datasetArb: fc.Arbitrary<DatasetSpec> = fc
+  .record({
+    monitors: fc.array(fc.record({ country: fc.constantFrom(...countryPool) }), { minLength: 1, maxLength: 3 }),
+    tags: fc.integer({ min: 0, max: 3 }),
+    sources: fc.uniqueArray(fc.constantFrom(...domainPool), { minLength: 1, maxLength: 5 })
+  })
+  .chain(({ monitors, sources, tags }) =>
+    fc
+      .record({
+        prompts: fc.array(
+          fc.record({
+            monitor: fc.integer({ min: 0, max: monitors.length - 1 }),
+            tags: tags === 0 ? fc.constant([]) : fc.uniqueArray(fc.integer({ min: 0, max: tags - 1 }), { maxLength: tags })
+          }),
+          { minLength: 1, maxLength: 5 }
+        ),
+        urls: fc.uniqueArray(
+          fc.record({ source: fc.integer({ min: 0, max: sources.length - 1 }), path: fc.constantFrom(...pathPool) }),
+          { minLength: 1, maxLength: 8, selector: (url) => `${url.source}${url.path}` }
+        )
+      })
+      .chain(({ prompts, urls }) =>
+        fc
+          .integer({ min: 10, max: 100 })
+          .chain((count) =>
+            fc.array(
+              fc.record({
+              prompt: fc.integer({ min: 0, max: prompts.length - 1 }),
+              platform: fc.constantFrom(...platformPool),
+              country: fc.option(fc.constantFrom(...countryPool), { nil: undefined, freq: 3 }),
+              status: statusArb,
+              collected_at: instantArb,
+              // Repeats allowed: a URL cited twice in one response counts twice as citations, once as use.
+              citations: fc.array(fc.integer({ min: 0, max: urls.length - 1 }), { maxLength: 5 })
+              }),
+              { minLength: count, maxLength: count }
+            )
+          )
+          .map((responses): DatasetSpec => ({
+            monitors,
+            tags,
+            prompts,
+            sources,
+            urls: urls.map((url) => ({ source: url.source, url: `https://${sources[url.source]!.toLowerCase()}${url.path}` })),
+            responses
+          }))
+      )
+  )
+
+// ---------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------
+
+/** Filters as indexes into the dataset; resolved to ids per store. */
+interface FilterChoice {
+  readonly platforms?: ReadonlyArray<Platform> | undefined
+  readonly countries?: ReadonlyArray<string> | undefined
+  readonly monitors?: ReadonlyArray<number> | undefined
+  readonly tags?: ReadonlyArray<number> | undefined
+}
+
+type QueryChoice =
+  | { readonly kind: "sources"; readonly sortBy: SourceSortBy; readonly sortOrder: SortOrder; readonly page: number; readonly perPage: number }
+  | { readonly kind: "urls"; readonly sortBy: UrlSortBy; readonly sortOrder: SortOrder; readonly page: number; readonly perPage: number }
+  | { readonly kind: "series"; readonly interval: Interval; readonly topN: number }
+
+interface Params {
+  readonly start: number
+  readonly days: number
+  readonly filters: FilterChoice
+  readonly query: QueryChoice
+}
+
+const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
+  // Each filter is given one time in three.
+  const some = <A>(arb: fc.Arbitrary<ReadonlyArray<A>>): fc.Arbitrary<ReadonlyArray<A> | undefined> =>
+    fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: arb, weight: 1 })
+  const indexes = (count: number) => fc.uniqueArray(fc.integer({ min: 0, max: count - 1 }), { minLength: 1, maxLength: count })
+  return fc.record({
+    start: fc.integer({ min: -4, max: SPAN + 2 }),
+    // Mostly short windows (many edges in the data), sometimes long ones.
+    days: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 })),
+    filters: fc.record({
+      platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
+      countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
+      monitors: some(indexes(dataset.monitors.length)),
+      tags: dataset.tags === 0 ? fc.constant(undefined) : some(indexes(dataset.tags))
+    }),
+    query: fc.oneof(
+      fc.record({
+        kind: fc.constant("sources" as const),
+        sortBy: fc.constantFrom(...sourceSortKeys),
+        sortOrder: fc.constantFrom<SortOrder>("asc", "desc"),
+        page: fc.integer({ min: 1, max: 4 }),
+        perPage: fc.integer({ min: 1, max: 5 })
+      }),
+      fc.record({
+        kind: fc.constant("urls" as const),
+        sortBy: fc.constantFrom(...urlSortKeys),
+        sortOrder: fc.constantFrom<SortOrder>("asc", "desc"),
+        page: fc.integer({ min: 1, max: 4 }),
+        perPage: fc.integer({ min: 1, max: 5 })
+      }),
+      fc.record({
+        kind: fc.constant("series" as const),
+        interval: fc.constantFrom(...intervals),
+        topN: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(50))
+      })
+    )
+  })
+}
+
+const runArb = datasetArb.chain((dataset) => fc.tuple(fc.constant(dataset), fc.array(paramsArb(dataset), { minLength: QUERIES_PER_RUN, maxLength: QUERIES_PER_RUN })))
+
+// ---------------------------------------------------------------------------
+// Running a query on one store, with ids mapped back to the dataset's indexes
+// ---------------------------------------------------------------------------
+
+const filtersFor = (choice: FilterChoice, ids: DatasetIds): Filters => ({
+  platforms: choice.platforms,
+  countries: choice.countries,
+  monitors: choice.monitors?.map((index) => ids.monitors[index]!),
+  tags: choice.tags?.map((index) => ids.tags[index]!)
+})
+
+const ask = (params: Params, ids: DatasetIds) =>
+  Effect.gen(function*() {
+    const analytics = yield* Analytics
+    const range = { start: formatDate(BASE + params.start * DAY_MS), end: formatDate(BASE + (params.start + params.days - 1) * DAY_MS) }
+    const filters = filtersFor(params.filters, ids)
+    const sourceIndex = new Map(ids.sources.map((id, index) => [id, index]))
+    const urlIndex = new Map(ids.urls.map((id, index) => [id, index]))
+    const url = (ref: { id: number; source_id: number; url: string }) => ({
+      id: urlIndex.get(ref.id),
+      source_id: sourceIndex.get(ref.source_id),
+      url: ref.url
+    })
+    const query = params.query
+    switch (query.kind) {
+      case "sources": {
+        const window = { offset: (query.page - 1) * query.perPage, limit: query.perPage }
+        const page = yield* analytics.sources(ids.project, { range, filters, sortBy: query.sortBy, sortOrder: query.sortOrder, window })
+        return { ...page, rows: page.rows.map((row) => ({ ...row, source: { ...row.source, id: sourceIndex.get(row.source.id) } })) }
+      }
+      case "urls": {
+        const window = { offset: (query.page - 1) * query.perPage, limit: query.perPage }
+        const page = yield* analytics.sourceUrls(ids.project, { range, filters, sortBy: query.sortBy, sortOrder: query.sortOrder, window })
+        return { ...page, rows: page.rows.map((row) => ({ ...row, source_url: url(row.source_url) })) }
+      }
+      case "series": {
+        const series: SeriesQuery = { range, filters, interval: query.interval, topN: query.topN }
+        const usage = yield* analytics.sourceUrlUsage(ids.project, series)
+        return { ...usage, series: usage.series.map((entry) => ({ ...entry, source_url: url(entry.source_url) })) }
+      }
+    }
+  })
+
+describe(`analytics: SQL (${sqlBackend}) against the in-memory reference`, () => {
+  const runtime = ManagedRuntime.make(
+    AnalyticsSql.layerSql.pipe(Layer.provideMerge(migratedSql), Layer.provide(Logger.minimumLogLevel(LogLevel.None)))
+  )
+  let organization: number
+  beforeAll(async () => {
+    organization = await runtime.runPromise(writeSqlOrganization())
+  }, 60_000)
+  afterAll(() => runtime.dispose())
+
+  it("gives identical results on random datasets and queries", async () => {
+    let compared = 0
+    let nonEmpty = 0
+    await fc.assert(
+      fc.asyncProperty(runArb, async ([dataset, paramsList]) => {
+        const db = new MemoryTables()
+        const memoryIds = writeMemory(db, writeMemoryOrganization(db), dataset)
+        const memory = AnalyticsMemory.layerMemory.pipe(Layer.provide(Layer.succeed(MemoryStore, db)))
+        const sqlIds = await runtime.runPromise(writeSql(organization, dataset))
+        for (const params of paramsList) {
+          const expected = await Effect.runPromise(Effect.provide(ask(params, memoryIds), memory))
+          const actual = await runtime.runPromise(ask(params, sqlIds))
+          expect(actual, JSON.stringify(params)).toEqual(expected)
+          compared += 1
+          if ("total" in expected ? expected.total > 0 : expected.series.length > 0) nonEmpty += 1
+        }
+      }),
+      { numRuns: RUNS }
+    )
+    // The generators must exercise real data, not mostly empty windows.
+    console.log("STATS", compared, nonEmpty)
+    expect(compared).toBe(RUNS * QUERIES_PER_RUN)
+    expect(nonEmpty).toBeGreaterThan(compared / 3)
+  }, 120_000)
+})
