@@ -1,9 +1,11 @@
 import dataModel from "./0001_data_model.ts"
+import analyticsIndexes from "./0002_analytics_indexes.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
  * same list runs under tsx, vitest and a bundle. A new migration is a new file and a new line here.
  */
 export const migrations = {
-  "0001_data_model": dataModel
+  "0001_data_model": dataModel,
+  "0002_analytics_indexes": analyticsIndexes
 }

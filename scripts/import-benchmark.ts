@@ -170,7 +170,7 @@ const main = async () => {
     console.log(`database: ${databaseUrl === undefined ? "embedded (PGlite)" : "PostgreSQL"}`)
     console.log(`file: ${LINES} lines, ${(size / 2 ** 20).toFixed(1)} MiB; batch size ${BATCH_SIZE}`)
     const imported = await cli(env, ["import", file, "--project", String(projectId), "--batch-size", String(BATCH_SIZE), "--json"])
-    process.stderr.write(imported.stderr.split("\n").filter((l) => l.startsWith("PROF")).slice(-8).join("\n") + "\n"); if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`)
+    if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`)
     const summary = JSON.parse(imported.stdout)
     console.log(
       `import: ${summary.imported} imported, ${summary.skipped} skipped in ${summary.seconds} s = ` +

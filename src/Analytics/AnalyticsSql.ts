@@ -125,7 +125,7 @@ export const layerSql = Layer.effect(
           SELECT ${dimension.key} AS id,
             count(DISTINCT r.id) FILTER (WHERE r.in_w) AS used_w,
             count(*) FILTER (WHERE r.in_w) AS cited_w,
-            count(*) FILTER (WHERE NOT r.in_w) AS used_p,
+            count(DISTINCT r.id) FILTER (WHERE NOT r.in_w) AS used_p,
             count(*) FILTER (WHERE NOT r.in_w) AS cited_p
           FROM r JOIN citations c ON c.response_id = r.id
           GROUP BY ${dimension.key}

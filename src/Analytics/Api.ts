@@ -48,8 +48,8 @@ const tagList = list("Only responses whose prompt carries any of these tags of t
 })
 
 const CommonQuery = {
-  start_date: raw("Required. First day of the window (inclusive, UTC), `YYYY-MM-DD`.", { type: "string", format: "date" }),
-  end_date: raw("Required. Last day of the window (inclusive, UTC), `YYYY-MM-DD`: on or after `start_date`, not after today.", {
+  start_date: raw("First day of the window (inclusive, UTC), `YYYY-MM-DD`.", { type: "string", format: "date" }),
+  end_date: raw("Last day of the window (inclusive, UTC), `YYYY-MM-DD`: on or after `start_date`, not after today.", {
     type: "string",
     format: "date"
   }),
@@ -76,7 +76,7 @@ export const SourcesQuery = Fields.input({ ...CommonQuery, ...sortQuery("domain"
 export const SourceUrlsQuery = Fields.input({ ...CommonQuery, ...sortQuery("url"), ...PageQuery })
 export const SeriesQuery = Fields.input({
   ...CommonQuery,
-  interval: raw(`Required. Bucket granularity: UTC days, ISO weeks (Monday), calendar months or years; at most ${MAX_BUCKETS} buckets.`, {
+  interval: raw(`Bucket granularity: UTC days, ISO weeks (Monday), calendar months or years; at most ${MAX_BUCKETS} buckets.`, {
     type: "string",
     enum: intervals
   }),
@@ -145,6 +145,17 @@ export const SourceUrlUsage = Schema.Struct({
 // Endpoints
 // ---------------------------------------------------------------------------
 
+/**
+ * The document marks the required parameters as required: they are declared optional so that their
+ * absence is reported by the handler together with every other failing field.
+ */
+const requiredParameters = (...names: ReadonlyArray<string>) => (operation: Record<string, any>): Record<string, any> => ({
+  ...operation,
+  parameters: (operation.parameters ?? []).map((parameter: Record<string, any>) =>
+    parameter.in === "query" && names.includes(parameter.name) ? { ...parameter, required: true } : parameter
+  )
+})
+
 const COMMON = "The window is `start_date`..`end_date` (UTC days, inclusive); the previous period is the same number of days right before it. " +
   "Only analyzed responses of the active project count, narrowed by `platforms[]`, `countries[]`, `monitors[]` and `tags[]`."
 
@@ -156,6 +167,7 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
       .addSuccess(PaginatedSchema(SourceAnalyticsRow))
       .middleware(requires("analytics:read"))
       .annotate(OpenApi.Summary, "Source analytics")
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
       .annotate(
         OpenApi.Description,
         `The sources (domains) cited in the window: share of analyzed responses citing each, average citations per response, ` +
@@ -169,6 +181,7 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
       .addSuccess(PaginatedSchema(SourceUrlAnalyticsRow))
       .middleware(requires("analytics:read"))
       .annotate(OpenApi.Summary, "Source-URL analytics")
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
       .annotate(
         OpenApi.Description,
         `The same measures per exact URL cited in the window. ${COMMON} Ability \`analytics:read\`.`
@@ -181,6 +194,7 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
       .addSuccess(DataOf(SourceUrlUsage))
       .middleware(requires("analytics:read"))
       .annotate(OpenApi.Summary, "Source-URL usage time series")
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
       .annotate(
         OpenApi.Description,
         `For the \`top_n\` URLs most cited in the window (ties by URL), the percentage of analyzed responses citing each, per bucket; ` +

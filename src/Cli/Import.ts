@@ -116,7 +116,7 @@ export interface LineError {
 
 /** `prompt_id: The selected prompt id is invalid.`: a 422's field errors, as one line. */
 export const describeErrors = (errors: FieldErrors): string =>
-  Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(" ")}`).join("; ")
+  Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(" ")}`).join(" ")
 
 const decodeResponse = Schema.decodeUnknownEither(CreateResponse)
 
@@ -190,17 +190,24 @@ export interface BatchResult {
   readonly errors: ReadonlyArray<LineError>
 }
 
+/** A batch checked and analyzed, not stored yet. */
+export interface PreparedBatch {
+  readonly read: number
+  readonly responses: ReadonlyArray<AnalyzedResponse>
+  /** By line number. */
+  readonly errors: ReadonlyArray<LineError>
+}
+
 /**
- * One batch of numbered lines (1-based): decoded, its prompts and their monitors looked up in one go,
- * checked and analyzed, and its good lines stored in one transaction. Blank lines are passed over.
+ * One batch of numbered lines (1-based) decoded, its prompts and their monitors looked up in one go, and
+ * its lines checked and analyzed. Blank lines are passed over.
  */
-export const importBatch = (
+export const prepareBatch = (
   projectId: number,
   brands: ReadonlyArray<BrandForDetection>,
   lines: ReadonlyArray<readonly [text: string, line: number]>
-): Effect.Effect<BatchResult, SqlError.SqlError, PromptsRepo | MonitorsRepo | ResponsesRepo> =>
+): Effect.Effect<PreparedBatch, SqlError.SqlError, PromptsRepo | MonitorsRepo> =>
   Effect.gen(function*() {
-    const T0 = performance.now()
     const decoded: Array<{ readonly line: number; readonly value: ResponseLine }> = []
     const errors: Array<LineError> = []
     for (const [text, line] of lines) {
@@ -212,8 +219,9 @@ export const importBatch = (
         onRight: (value) => decoded.push({ line, value })
       })
     }
-    const T1 = performance.now()
-    const prompts = yield* (yield* PromptsRepo).findMany(projectId, [...new Set(decoded.map((d) => d.value.prompt_id))])
+    // An id past 2^53 (JSON allows it) names no prompt, and must not reach a bigint parameter.
+    const promptIds = new Set(decoded.map((d) => d.value.prompt_id).filter(Number.isSafeInteger))
+    const prompts = yield* (yield* PromptsRepo).findMany(projectId, [...promptIds])
     const monitors = yield* (yield* MonitorsRepo).findMany(projectId, [...new Set(prompts.map((p) => p.monitor_id))])
     const context: BatchContext = {
       prompts: new Map(prompts.map((prompt) => [prompt.id, prompt] as const)),
@@ -221,19 +229,21 @@ export const importBatch = (
       brands,
       now: yield* Clock.currentTimeMillis
     }
-    const T2 = performance.now()
-    const good: Array<AnalyzedResponse> = []
+    const responses: Array<AnalyzedResponse> = []
     for (const { line, value } of decoded) {
       Either.match(analyzeLine(value, context), {
         onLeft: (reason) => errors.push({ line, reason }),
-        onRight: (response) => good.push(response)
+        onRight: (response) => responses.push(response)
       })
     }
-    const T3 = performance.now()
-    if (good.length > 0) yield* (yield* ResponsesRepo).insertAnalyzed(projectId, good)
-    const T4 = performance.now()
-    process.stderr.write(`PROF decode ${(T1-T0).toFixed(0)} lookup ${(T2-T1).toFixed(0)} analyze ${(T3-T2).toFixed(0)} insert ${(T4-T3).toFixed(0)}\n`)
-    return { read: lines.length, imported: good.length, errors: errors.sort((a, b) => a.line - b.line) }
+    return { read: lines.length, responses, errors: errors.sort((a, b) => a.line - b.line) }
+  })
+
+/** A prepared batch's responses stored, in one transaction. */
+export const storeBatch = (projectId: number, batch: PreparedBatch): Effect.Effect<BatchResult, SqlError.SqlError, ResponsesRepo> =>
+  Effect.gen(function*() {
+    if (batch.responses.length > 0) yield* (yield* ResponsesRepo).insertAnalyzed(projectId, batch.responses)
+    return { read: batch.read, imported: batch.responses.length, errors: batch.errors }
   })
 
 /** How many errors the summary lists (stderr gets them all). */
@@ -265,9 +275,12 @@ export const importLines = <E, R>(
     return yield* lines.pipe(
       Stream.zipWithIndex,
       Stream.grouped(options.batchSize),
-      Stream.runFoldEffect(start, (totals, chunk) =>
+      Stream.mapEffect((chunk) =>
+        prepareBatch(projectId, brands, Chunk.toReadonlyArray(chunk).map(([text, index]) => [text, index + 1] as const))
+      ),
+      Stream.runFoldEffect(start, (totals, prepared) =>
         Effect.gen(function*() {
-          const batch = yield* importBatch(projectId, brands, Chunk.toReadonlyArray(chunk).map(([text, index]) => [text, index + 1] as const))
+          const batch = yield* storeBatch(projectId, prepared)
           const next: ImportTotals = {
             read: totals.read + batch.read,
             imported: totals.imported + batch.imported,
@@ -322,17 +335,25 @@ export const importCommand = Command.make("import", {
     const lines = yield* fileLines(input.file)
     const started = yield* Clock.currentTimeMillis
     const progress = progressLine()
+    // What is stored for good, to say where to resume should the import stop half-way.
+    let stored = { read: 0, imported: 0 }
     const totals = yield* importLines(project.id, lines, {
       batchSize: input.batchSize,
       onBatch: (batch, totals) =>
         Effect.gen(function*() {
+          stored = totals
           for (const error of batch.errors) yield* progress.line(`line ${error.line}: ${error.reason}`)
           const elapsed = (yield* Clock.currentTimeMillis) - started
           yield* progress.update(() =>
             `imported ${count(totals.read)} lines (${count(totals.skipped)} skipped), ${count(perSecond(totals.read, elapsed))} lines/s`
           )
         })
-    })
+    }).pipe(Effect.tapErrorCause(() =>
+      stored.read === 0 ? progress.clear : progress.line(
+        `Stopped: the first ${count(stored.read)} lines were processed (${count(stored.imported)} imported), ` +
+          `nothing after line ${stored.read}.`
+      )
+    ))
     yield* progress.clear
     const ms = (yield* Clock.currentTimeMillis) - started
     const summary = { ...totals, seconds: Math.round(ms) / 1000 }

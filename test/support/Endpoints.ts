@@ -28,6 +28,12 @@ export interface EndpointCase {
 let counter = 0
 const unique = (prefix: string) => `${prefix} ${++counter}`
 
+/** The seven days up to today (UTC), the window of the analytics endpoints. */
+const analyticsWindow = () => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
+  return `start_date=${day(-6)}&end_date=${day(0)}`
+}
+
 /** Every endpoint of the API, with its ability (api-v1.md, decisions.md §3-4). */
 export const endpoints: ReadonlyArray<EndpointCase> = [
   { name: "GET /me", method: "GET", path: () => "/api/v1/me", ability: null, projectScoped: false, success: 200 },
@@ -240,6 +246,30 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     method: "GET",
     path: (f) => `/api/v1/brand-mentions?brand_id=${f.brand}&include=response.prompt,brand.project.organization`,
     ability: "brands:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /analytics/sources",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/sources?${analyticsWindow()}&monitors[]=${f.monitor}&tags[]=${f.tag}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /analytics/source-urls",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/source-urls?${analyticsWindow()}&platforms[]=chatgpt&monitors=${f.monitor}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /analytics/source-url-usage-time-series",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/source-url-usage-time-series?${analyticsWindow()}&interval=day&tags[]=${f.tag}`,
+    ability: "analytics:read",
     projectScoped: true,
     success: 200
   }
