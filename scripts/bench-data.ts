@@ -111,14 +111,16 @@ const WORDS = [
 ]
 const TLDS = ["com", "com", "com", "io", "net", "org", "co.uk", "de", "fr", "co"]
 
-/** Deterministic domain names past the popular ones (a small LCG: the same list every run). */
+/** Deterministic domain names past the popular ones (mulberry32 from a fixed seed: the same list every run). */
 const domains = (): Array<string> => {
   const list = [...POPULAR]
   const seen = new Set(list)
   let seed = 20_251_121
   const next = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-    return seed % n
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n)
   }
   while (list.length < DOMAINS) {
     const name = `${WORDS[next(WORDS.length)]}${WORDS[next(WORDS.length)]}${next(3) === 0 ? next(100) : ""}.${TLDS[next(TLDS.length)]}`

@@ -44,7 +44,7 @@ export const batchSize = (what: string) =>
     Options.withDefault(DEFAULT_BATCH_SIZE)
   )
 
-export const projectId = Options.integer("project").pipe(
+export const projectOption = Options.integer("project").pipe(
   Options.mapEffect(Input.validated(Input.checkId("--project"))),
   Options.withPseudoName("ID"),
   Options.withDescription("The id of the project.")
@@ -219,9 +219,7 @@ export const prepareBatch = (
         onRight: (value) => decoded.push({ line, value })
       })
     }
-    // An id past 2^53 (JSON allows it) names no prompt, and must not reach a bigint parameter.
-    const promptIds = new Set(decoded.map((d) => d.value.prompt_id).filter(Number.isSafeInteger))
-    const prompts = yield* (yield* PromptsRepo).findMany(projectId, [...promptIds])
+    const prompts = yield* (yield* PromptsRepo).findMany(projectId, [...new Set(decoded.map((d) => d.value.prompt_id))])
     const monitors = yield* (yield* MonitorsRepo).findMany(projectId, [...new Set(prompts.map((p) => p.monitor_id))])
     const context: BatchContext = {
       prompts: new Map(prompts.map((prompt) => [prompt.id, prompt] as const)),
@@ -326,7 +324,7 @@ export const importCommand = Command.make("import", {
   file: Args.file({ name: "file" }).pipe(
     Args.withDescription("An NDJSON file: one JSON object a line, with the fields of POST /api/v1/responses.")
   ),
-  projectId,
+  projectId: projectOption,
   batchSize: batchSize("Lines"),
   json: Output.json
 }, (input) =>
@@ -350,8 +348,8 @@ export const importCommand = Command.make("import", {
         })
     }).pipe(Effect.tapErrorCause(() =>
       stored.read === 0 ? progress.clear : progress.line(
-        `Stopped: the first ${count(stored.read)} lines were processed (${count(stored.imported)} imported), ` +
-          `nothing after line ${stored.read}.`
+        `Stopped after line ${stored.read}: the lines up to it are done (${count(stored.imported)} imported), ` +
+          `the lines after it were not imported.`
       )
     ))
     yield* progress.clear

@@ -4,7 +4,7 @@ import { Clock, Effect } from "effect"
 import { detectMentions } from "../Detection/Mentions.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
-import { batchSize, count, findProject, perSecond, progressLine, projectId } from "./Import.ts"
+import { batchSize, count, findProject, perSecond, progressLine, projectOption } from "./Import.ts"
 import * as Output from "./Output.ts"
 
 /**
@@ -59,7 +59,7 @@ export const reanalyzeProject = (
   })
 
 export const reanalyze = Command.make("reanalyze", {
-  projectId,
+  projectId: projectOption,
   batchSize: batchSize("Responses"),
   json: Output.json
 }, (input) =>

@@ -96,6 +96,47 @@ const readPublication = (dataDir: string): Effect.Effect<Option.Option<EmbeddedE
     }))
   )
 
+/** The first byte of the extended-query messages that must reach PGlite together, up to their Sync. */
+const EXTENDED_QUERY = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt(0)))
+
+/**
+ * pglite-socket queues protocol messages one by one, and keeps a connection's messages together only
+ * while PGlite is in a transaction. Outside one, another connection's Parse could land between this
+ * one's Parse and Bind and replace the unnamed statement. This view of the database also reports "in a
+ * transaction" while a connection's extended query (Parse ... Sync) is under way, so the queue serves
+ * that connection alone until its Sync.
+ */
+const wholeQueries = <DB extends {
+  isInTransaction(): boolean
+  execProtocolRawStream(message: Uint8Array, options?: any): Promise<unknown>
+  exec(query: string, options?: any): Promise<unknown>
+}>(db: DB): DB => {
+  let queryOpen = false
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      switch (property) {
+        case "isInTransaction":
+          return () => queryOpen || target.isInTransaction()
+        case "execProtocolRawStream":
+          return async (message: Uint8Array, options?: unknown) => {
+            queryOpen = message.length > 0 && EXTENDED_QUERY.has(message[0]!)
+            return target.execProtocolRawStream(message, options)
+          }
+        case "exec":
+          // The queue's own ROLLBACK for a connection that left mid-query closes that query too.
+          return (query: string, options?: unknown) => {
+            queryOpen = false
+            return target.exec(query, options)
+          }
+        default: {
+          const value = Reflect.get(target, property, receiver)
+          return typeof value === "function" ? value.bind(target) : value
+        }
+      }
+    }
+  })
+}
+
 /** Claims `dataDir` for this process; a lock left by a dead process is taken over. */
 const lock = (dataDir: string): Effect.Effect<void, EmbeddedDatabaseError> =>
   Effect.tryPromise({
@@ -145,7 +186,7 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
       Effect.tryPromise({
         try: async () => {
           const server = new PGLiteSocketServer({
-            db,
+            db: wholeQueries(db),
             host: "127.0.0.1",
             port: 0,
             maxConnections: options.maxConnections ?? 16
