@@ -159,7 +159,10 @@ export const layerSql = Layer.effect(
                 text: r.text,
                 status: "analyzed",
                 collected_at: r.collected_at,
-                analyzed_at: analyzedAt
+                analyzed_at: analyzedAt,
+                // One instant for the three, as the stored response was analysed and created together.
+                created_at: analyzedAt,
+                updated_at: analyzedAt
               })))
             }
               RETURNING ${columns}`
