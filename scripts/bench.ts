@@ -345,7 +345,8 @@ const main = async () => {
       `### Results of ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
       "",
       `Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(Os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` +
-      `load average at start ${load.map((x) => x.toFixed(2)).join(" / ")}; Node ${process.version}, PostgreSQL ${context.postgres} ` +
+      `load average (1/5/15 min) ${load.map((x) => x.toFixed(2)).join(" / ")} at the start, ` +
+      `${Os.loadavg().map((x) => x.toFixed(2)).join(" / ")} at the end; Node ${process.version}, PostgreSQL ${context.postgres} ` +
       `on the same machine. Run: \`npm run bench${argv.length > 0 ? ` -- ${argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(" ")}` : ""}\` ` +
       `(${WARMUP} warm-up, up to ${REQUESTS} measured requests per scenario${BUDGET_MS > 0 ? `, ${BUDGET_MS / 1000} s budget` : ""}; ` +
       `${elapsedMin} min in all).`,
