@@ -16,18 +16,18 @@ import {
 
 /**
  * Analytics on PostgreSQL (or PGlite), set-based: one statement computes the counts of every row over
- * W and P in a single pass over the responses of both periods, a second one the lifetime dates of the
- * rows that need them. Nothing is queried per row.
+ * W and P, a second one the lifetime dates of the rows on the page. Nothing is queried per row.
+ *
+ * The counts come from the daily rollups of migration 0003 (kept exact by triggers) whenever the
+ * filters allow: none, any of platforms / countries / monitors (the `group` cut), or one tag alone (the
+ * `tag` cut). Other shapes (several tags, or tags with other filters) count the raw responses and
+ * citations of both periods in one pass; the differential test holds both paths to the in-memory
+ * reference. Lifetime dates (no filter, no window) always come from the daily rollup.
  *
  * The database only counts (exact integers). Rounding, the changes, sorting and paging happen here on
- * those counts: the rows of a window (the sources or URLs cited in it) are a few thousand at most, and
- * the rounded values, which the order must follow (ties by name, then id), are then computed once, by
+ * those counts: the rows of a window (the sources or URLs cited in it) are tens of thousands at most,
+ * and the rounded values, which the order must follow (ties by name, then id), are computed once, by
  * the same integer arithmetic as the reference implementation, never by floating-point SQL.
- *
- * Indexes used: `responses (project_id, collected_at)` for the periods, the unique
- * `citations (response_id, position)` for the citations of each response, `prompt_tags` primary key
- * for the tag filter, `citations (source_id, response_id)` / `(source_url_id, response_id)` and the
- * responses' primary key for the lifetime dates. No other index is needed.
  */
 
 interface CountRow {
@@ -41,8 +41,6 @@ interface CountRow {
   readonly cited_p: number
   readonly total_w: number
   readonly total_p: number
-  readonly first_seen_on: string | null
-  readonly last_seen_on: string | null
 }
 
 interface LifetimeRow {
@@ -58,6 +56,24 @@ type SeriesRow =
 
 /** A boundary of a period: whole seconds, so `to_timestamp` is exact (and works before year 1). */
 const seconds = (ms: number) => ms / 1000
+
+/** Which rollup cut answers these filters, if one does (see the module comment). */
+type Cut =
+  | { readonly kind: "all" }
+  | { readonly kind: "group"; readonly filters: Filters }
+  | { readonly kind: "tag"; readonly tagId: number }
+
+const cutOf = (filters: Filters): Cut | undefined => {
+  const { countries, monitors, platforms, tags } = filters
+  if (tags === undefined) {
+    return platforms === undefined && countries === undefined && monitors === undefined
+      ? { kind: "all" }
+      : { kind: "group", filters }
+  }
+  return tags.length === 1 && platforms === undefined && countries === undefined && monitors === undefined
+    ? { kind: "tag", tagId: tags[0]! }
+    : undefined
+}
 
 export const layerSql = Layer.effect(
   Analytics,
@@ -84,34 +100,81 @@ export const layerSql = Layer.effect(
     const dimensions = {
       source: {
         key: sql.literal("c.source_id"),
+        rollupKey: sql.literal("source_id"),
+        rollup: "source",
         join: sql`JOIN sources s ON s.id = counts.id`,
         columns: sql`s.domain AS name, NULL::bigint AS source_id`
       },
       url: {
         key: sql.literal("c.source_url_id"),
+        rollupKey: sql.literal("source_url_id"),
+        rollup: "url",
         join: sql`JOIN source_urls s ON s.id = counts.id`,
         columns: sql`s.url AS name, s.source_id`
       }
     } as const
     type Dimension = (typeof dimensions)[keyof typeof dimensions]
 
-    /**
-     * The counts of every row over W and P in one pass: the responses of P ∪ W, each flagged with its
-     * period, joined to their citations once. With `withLifetime`, the lifetime dates of every row too
-     * (needed before sorting by them).
-     */
-    const counts = (projectId: number, query: ListQuery<string>, dimension: Dimension, withLifetime: boolean) => {
+    /** A UTC calendar date (of a period boundary) as a SQL `date`. */
+    const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
+
+    /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
+    const rollupOf = (prefix: "response" | "source" | "url", projectId: number, cut: Cut) => {
+      switch (cut.kind) {
+        case "all":
+          return { table: sql.literal(`${prefix}_daily`), where: sql`t.project_id = ${projectId}` }
+        case "tag":
+          return { table: sql.literal(`${prefix}_tag_daily`), where: sql`t.project_id = ${projectId} AND t.tag_id = ${cut.tagId}` }
+        case "group": {
+          const { countries, monitors, platforms } = cut.filters
+          const groups = sql.and([
+            sql`g.project_id = ${projectId}`,
+            ...(platforms === undefined ? [] : [sql`g.platform IN ${sql.in(platforms)}`]),
+            ...(countries === undefined ? [] : [sql`upper(g.country) IN ${sql.in(countries)}`]),
+            ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
+          ])
+          return {
+            table: sql.literal(`${prefix}_group_daily`),
+            where: sql`t.project_id = ${projectId} AND t.group_id IN (SELECT g.id FROM analytics_groups g WHERE ${groups})`
+          }
+        }
+      }
+    }
+
+    /** The counts of every row over W and P, and the totals, from a rollup: sums of day rows. */
+    const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      const lifetime = withLifetime
-        ? sql`, lifetime AS (
-            SELECT ${dimension.key} AS id,
-              to_char(min(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first_seen_on,
-              to_char(max(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last_seen_on
-            FROM counts JOIN citations c ON ${dimension.key} = counts.id JOIN responses r ON r.id = c.response_id
-            WHERE r.project_id = ${projectId} AND r.status = 'analyzed'
-            GROUP BY ${dimension.key}
-          )`
-        : sql``
+      const responses = rollupOf("response", projectId, cut)
+      const citations = rollupOf(dimension.rollup, projectId, cut)
+      const inW = sql`t.day >= ${dateOf(windowStart)}`
+      const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
+      return sql<CountRow>`
+        WITH totals AS (
+          SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
+            coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
+          FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}
+        ),
+        counts AS (
+          SELECT t.${dimension.rollupKey} AS id,
+            coalesce(sum(t.used) FILTER (WHERE ${inW}), 0) AS used_w,
+            coalesce(sum(t.cited) FILTER (WHERE ${inW}), 0) AS cited_w,
+            coalesce(sum(t.used) FILTER (WHERE NOT ${inW}), 0) AS used_p,
+            coalesce(sum(t.cited) FILTER (WHERE NOT ${inW}), 0) AS cited_p
+          FROM ${citations.table} t WHERE ${citations.where} AND ${inPeriods}
+          GROUP BY t.${dimension.rollupKey}
+          HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
+        )
+        SELECT counts.id, ${dimension.columns}, counts.used_w, counts.cited_w, counts.used_p, counts.cited_p,
+          totals.total_w, totals.total_p
+        FROM counts ${dimension.join} CROSS JOIN totals`
+    }
+
+    /**
+     * The same counts from the raw tables (filter shapes no rollup cut answers): the responses of
+     * P ∪ W, each flagged with its period, joined to their citations once.
+     */
+    const rawCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension) => {
+      const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
       return sql<CountRow>`
         WITH r AS (
           SELECT r.id, r.collected_at >= to_timestamp(${seconds(windowStart)}) AS in_w
@@ -130,25 +193,32 @@ export const layerSql = Layer.effect(
           FROM r JOIN citations c ON c.response_id = r.id
           GROUP BY ${dimension.key}
           HAVING bool_or(r.in_w)
-        )${lifetime}
+        )
         SELECT counts.id, ${dimension.columns}, counts.used_w, counts.cited_w, counts.used_p, counts.cited_p,
-          totals.total_w, totals.total_p,
-          ${withLifetime ? sql`lifetime.first_seen_on, lifetime.last_seen_on` : sql`NULL AS first_seen_on, NULL AS last_seen_on`}
-        FROM counts ${dimension.join} CROSS JOIN totals
-        ${withLifetime ? sql`LEFT JOIN lifetime ON lifetime.id = counts.id` : sql``}`
+          totals.total_w, totals.total_p
+        FROM counts ${dimension.join} CROSS JOIN totals`
     }
 
-    /** The lifetime dates of some rows (a page): no filter, no window. */
-    const lifetimes = (projectId: number, dimension: Dimension, ids: ReadonlyArray<number>) =>
-      ids.length === 0
+    const counts = (projectId: number, query: ListQuery<string>, dimension: Dimension) => {
+      const cut = cutOf(query.filters)
+      return cut === undefined ? rawCounts(projectId, query, dimension) : rollupCounts(projectId, query, dimension, cut)
+    }
+
+    /**
+     * The lifetime dates of some rows (a page), or of every row of the project (to sort by them): no
+     * filter, no window, so the whole-project daily rollup (`ids` narrows it through its index).
+     */
+    const lifetimes = (projectId: number, dimension: Dimension, ids: ReadonlyArray<number> | "all") =>
+      ids !== "all" && ids.length === 0
         ? Effect.succeed<ReadonlyArray<LifetimeRow>>([])
         : sql<LifetimeRow>`
-            SELECT ${dimension.key} AS id,
-              to_char(min(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first_seen_on,
-              to_char(max(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last_seen_on
-            FROM citations c JOIN responses r ON r.id = c.response_id
-            WHERE ${dimension.key} IN ${sql.in(ids)} AND r.project_id = ${projectId} AND r.status = 'analyzed'
-            GROUP BY ${dimension.key}`
+            SELECT t.${dimension.rollupKey} AS id,
+              to_char(min(t.day), 'YYYY-MM-DD') AS first_seen_on,
+              to_char(max(t.day), 'YYYY-MM-DD') AS last_seen_on
+            FROM ${sql.literal(`${dimension.rollup}_daily`)} t
+            WHERE t.project_id = ${projectId} AND t.used > 0
+              ${ids === "all" ? sql`` : sql`AND t.${dimension.rollupKey} IN ${sql.in(ids)}`}
+            GROUP BY t.${dimension.rollupKey}`
 
     /** The measures of a row from its exact counts: decisions.md §6, rounded on integers. */
     const measuresOf = (row: CountRow): Omit<Measures, "first_seen_on" | "last_seen_on"> => {
@@ -176,9 +246,18 @@ export const layerSql = Layer.effect(
     ) =>
       Effect.gen(function*() {
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
-        const rows = (yield* counts(projectId, query, dimension, byLifetime)).map((row) => ({
+        const [counted, allDates] = yield* Effect.all([
+          counts(projectId, query, dimension),
+          byLifetime ? lifetimes(projectId, dimension, "all") : Effect.succeed<ReadonlyArray<LifetimeRow>>([])
+        ])
+        const datesOfAll = new Map(allDates.map((row) => [row.id, row]))
+        const rows = counted.map((row) => ({
           row,
-          measures: { ...measuresOf(row), first_seen_on: row.first_seen_on ?? "", last_seen_on: row.last_seen_on ?? "" }
+          measures: {
+            ...measuresOf(row),
+            first_seen_on: datesOfAll.get(row.id)?.first_seen_on ?? "",
+            last_seen_on: datesOfAll.get(row.id)?.last_seen_on ?? ""
+          }
         }))
         const sortValue = (entry: (typeof rows)[number]): string | number =>
           query.sortBy === nameKey ? entry.row.name : entry.measures[query.sortBy as string as keyof Measures]
@@ -207,10 +286,38 @@ export const layerSql = Layer.effect(
         }
       })
 
-    const seriesOf = (projectId: number, query: SeriesQuery) =>
-      Effect.gen(function*() {
-        const { windowEnd, windowStart } = periodsOf(query.range)
-        const rows = yield* sql<SeriesRow>`
+    /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
+    const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut) => {
+      const { windowEnd, windowStart } = periodsOf(query.range)
+      const responses = rollupOf("response", projectId, cut)
+      const urls = rollupOf("url", projectId, cut)
+      const inW = sql`t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`
+      const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
+      return sql<SeriesRow>`
+        WITH top AS (
+          SELECT u.id, u.source_id, u.url, row_number() OVER (ORDER BY cited.n DESC, u.url COLLATE "C", u.id) AS rank
+          FROM (
+            SELECT t.source_url_id, sum(t.cited) AS n FROM ${urls.table} t WHERE ${urls.where} AND ${inW}
+            GROUP BY t.source_url_id HAVING sum(t.cited) > 0
+          ) cited JOIN source_urls u ON u.id = cited.source_url_id
+          ORDER BY rank
+          LIMIT ${query.topN}
+        )
+        SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, ${bucket} AS bucket,
+          sum(t.responses) AS n
+        FROM ${responses.table} t WHERE ${responses.where} AND ${inW} GROUP BY 5
+        UNION ALL
+        SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
+        UNION ALL
+        SELECT 'hit', t.source_url_id, NULL, NULL, ${bucket}, sum(t.used)
+        FROM ${urls.table} t WHERE ${urls.where} AND ${inW} AND t.source_url_id IN (SELECT id FROM top)
+        GROUP BY t.source_url_id, 5`
+    }
+
+    /** The same from the raw tables (filter shapes no rollup cut answers). */
+    const rawSeries = (projectId: number, query: SeriesQuery) => {
+      const { windowEnd, windowStart } = periodsOf(query.range)
+      return sql<SeriesRow>`
           WITH r AS (
             SELECT r.id, to_char(date_trunc(${query.interval}, r.collected_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS bucket
             FROM responses r
@@ -235,6 +342,12 @@ export const layerSql = Layer.effect(
           SELECT 'hit', cited.source_url_id, NULL, NULL, cited.bucket, count(DISTINCT cited.response_id)
           FROM cited WHERE cited.source_url_id IN (SELECT id FROM top)
           GROUP BY cited.source_url_id, cited.bucket`
+    }
+
+    const seriesOf = (projectId: number, query: SeriesQuery) =>
+      Effect.gen(function*() {
+        const cut = cutOf(query.filters)
+        const rows = yield* (cut === undefined ? rawSeries(projectId, query) : rollupSeries(projectId, query, cut))
 
         const starts = bucketsOf(query.interval, query.range)
         const index = new Map(starts.map((start, position) => [formatDate(start), position]))
