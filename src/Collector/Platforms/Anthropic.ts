@@ -1,0 +1,69 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Redacted, Schema } from "effect"
+import type { PlatformClient, Question } from "../Platform.ts"
+import { answer, type Call, distinct, endpoint, type ProviderSettings, send } from "./Http.ts"
+
+/**
+ * Claude through the Anthropic Messages API with the server-side web search tool. The answer is the
+ * `text` blocks in order (the API splits text around each cited passage, so they join with nothing);
+ * the citations are their `web_search_result_location` entries.
+ */
+
+export const ANTHROPIC_VERSION = "2023-06-01"
+
+/** How many searches one answer may run: bounds the cost of a question. */
+const MAX_SEARCHES = 5
+
+const Citation = Schema.Struct({ type: Schema.String, url: Schema.optional(Schema.NullOr(Schema.String)) })
+
+/** Blocks other than `text` (server_tool_use, web_search_tool_result) are read only for their type. */
+const ContentBlock = Schema.Struct({
+  type: Schema.String,
+  text: Schema.optional(Schema.String),
+  citations: Schema.optional(Schema.NullOr(Schema.Array(Citation)))
+})
+
+export const MessagesBody = Schema.Struct({ content: Schema.Array(ContentBlock) })
+
+export const answerOf = (body: typeof MessagesBody.Type) => {
+  const texts = body.content.filter((block) => block.type === "text")
+  return {
+    text: texts.map((block) => block.text ?? "").join(""),
+    citations: distinct(
+      texts.flatMap((block) => block.citations ?? []).flatMap((citation) =>
+        citation.type === "web_search_result_location" && typeof citation.url === "string" ? [citation.url] : []
+      )
+    )
+  }
+}
+
+export const makeAnthropic = (
+  settings: ProviderSettings
+): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (client) => {
+    const call: Call = { platform: "claude", secrets: [settings.apiKey] }
+    const ask = (question: Question) =>
+      send(
+        client,
+        call,
+        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/messages")).pipe(
+          HttpClientRequest.setHeaders({
+            "x-api-key": Redacted.value(settings.apiKey),
+            "anthropic-version": ANTHROPIC_VERSION
+          }),
+          HttpClientRequest.bodyUnsafeJson({
+            model: settings.model,
+            max_tokens: 4096,
+            messages: [{ role: "user", content: question.prompt }],
+            tools: [{
+              type: "web_search_20250305",
+              name: "web_search",
+              max_uses: MAX_SEARCHES,
+              user_location: { type: "approximate", country: question.country }
+            }]
+          })
+        ),
+        MessagesBody
+      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
+    return { platform: "claude", ask }
+  })
