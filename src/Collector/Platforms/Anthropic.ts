@@ -1,12 +1,12 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Redacted, Schema } from "effect"
+import { Array as Arr, Effect, Option, Redacted, Schema } from "effect"
 import type { PlatformClient, Question } from "../Platform.ts"
 import { answer, type Call, distinct, endpoint, type ProviderSettings, send } from "./Http.ts"
 
 /**
  * Claude through the Anthropic Messages API with the server-side web search tool. The answer is the
- * `text` blocks in order (the API splits text around each cited passage, so they join with nothing);
- * the citations are their `web_search_result_location` entries.
+ * `text` blocks after the last search, in order (the API splits text around each cited passage, so
+ * they join with nothing); the citations are their `web_search_result_location` entries.
  */
 
 export const ANTHROPIC_VERSION = "2023-06-01"
@@ -25,8 +25,18 @@ const ContentBlock = Schema.Struct({
 
 export const MessagesBody = Schema.Struct({ content: Schema.Array(ContentBlock) })
 
+/** Blocks of the server-side search: the answer proper is the text that follows the last of them. */
+const isSearchBlock = (block: { readonly type: string }) =>
+  block.type === "server_tool_use" || block.type === "web_search_tool_result"
+
 export const answerOf = (body: typeof MessagesBody.Type) => {
-  const texts = body.content.filter((block) => block.type === "text")
+  // Text before a search is the model's preamble ("I'll search for ..."), not its answer, and would
+  // count its brand names as mentions.
+  const answerStart = Option.match(Arr.findLastIndex(body.content, isSearchBlock), {
+    onNone: () => 0,
+    onSome: (index) => index + 1
+  })
+  const texts = body.content.slice(answerStart).filter((block) => block.type === "text")
   return {
     text: texts.map((block) => block.text ?? "").join(""),
     citations: distinct(
