@@ -33,7 +33,8 @@ export const parseRetryAfter = (value: string | undefined, nowMillis: number): O
   if (value === undefined) return Option.none()
   const trimmed = value.trim()
   if (/^\d+$/.test(trimmed)) return Option.some(Duration.seconds(Number(trimmed)))
-  const at = Date.parse(trimmed)
+  // Every HTTP date form names its month; this keeps Date.parse from reading "1.5" as a day in 2001.
+  const at = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN
   if (Number.isNaN(at)) return Option.none()
   return Option.some(Duration.millis(Math.max(0, at - nowMillis)))
 }
