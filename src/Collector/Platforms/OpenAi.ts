@@ -24,13 +24,19 @@ const OutputItem = Schema.Struct({
 
 export const ResponsesBody = Schema.Struct({ output: Schema.Array(OutputItem) })
 
-export const answerOf = (body: typeof ResponsesBody.Type): { text: string; citations: ReadonlyArray<string> } => {
-  const parts = body.output
+/** The `output_text` parts of the `message` items, in order. */
+const textParts = (body: typeof ResponsesBody.Type) =>
+  body.output
     .filter((item) => item.type === "message")
     .flatMap((item) => item.content ?? [])
     .filter((part) => part.type === "output_text")
+
+export const textOf = (body: typeof ResponsesBody.Type): string => textParts(body).map((part) => part.text ?? "").join("")
+
+export const answerOf = (body: typeof ResponsesBody.Type): { text: string; citations: ReadonlyArray<string> } => {
+  const parts = textParts(body)
   return {
-    text: parts.map((part) => part.text ?? "").join(""),
+    text: textOf(body),
     citations: distinct(
       parts.flatMap((part) => part.annotations ?? [])
         .filter((annotation) => annotation.type === "url_citation" && annotation.url !== undefined)

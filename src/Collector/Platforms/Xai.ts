@@ -2,19 +2,22 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted, Schema } from "effect"
 import type { PlatformClient, Question } from "../Platform.ts"
 import { answer, type Call, endpoint, type ProviderSettings, send } from "./Http.ts"
+import { ResponsesBody, textOf } from "./OpenAi.ts"
 
 /**
- * Grok through xAI's chat completions API with Live Search switched on for the web, in the monitor's
- * country. The citations are the top-level `citations` list Live Search returns.
+ * Grok through xAI's Responses API with its server-side `web_search` tool. xAI retired Live Search
+ * (`search_parameters` on chat completions now answers 410 Gone), and the tool that replaced it takes no
+ * country, so none is sent. The body is shaped like OpenAI's Responses; the citations are xAI's
+ * top-level `citations`: every source the search went through, in its order.
  */
 
-export const ChatBody = Schema.Struct({
-  choices: Schema.NonEmptyArray(Schema.Struct({ message: Schema.Struct({ content: Schema.NullOr(Schema.String) }) })),
+export const XaiResponsesBody = Schema.Struct({
+  ...ResponsesBody.fields,
   citations: Schema.optional(Schema.NullOr(Schema.Array(Schema.String)))
 })
 
-export const answerOf = (body: typeof ChatBody.Type) => ({
-  text: body.choices[0].message.content ?? "",
+export const answerOf = (body: typeof XaiResponsesBody.Type) => ({
+  text: textOf(body),
   citations: body.citations ?? []
 })
 
@@ -25,19 +28,15 @@ export const makeXai = (settings: ProviderSettings): Effect.Effect<PlatformClien
       send(
         client,
         call,
-        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/chat/completions")).pipe(
+        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/responses")).pipe(
           HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
           HttpClientRequest.bodyUnsafeJson({
             model: settings.model,
-            messages: [{ role: "user", content: question.prompt }],
-            search_parameters: {
-              mode: "on",
-              return_citations: true,
-              sources: [{ type: "web", country: question.country }]
-            }
+            input: question.prompt,
+            tools: [{ type: "web_search" }]
           })
         ),
-        ChatBody
+        XaiResponsesBody
       ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
     return { platform: "grok", ask }
   })

@@ -258,25 +258,35 @@ export const providers: ReadonlyArray<ProviderCase> = [
     platform: "grok",
     make: (baseUrl) => makeXai({ ...provider, baseUrl }),
     success: {
-      ...chatCompletion("HubSpot is the usual first CRM; Pipedrive is close."),
-      citations: [HUBSPOT, PIPEDRIVE]
+      id: "resp_x1",
+      object: "response",
+      status: "completed",
+      model: MODEL,
+      output: [
+        { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "crm agency" } },
+        {
+          type: "message",
+          id: "msg_1",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "HubSpot is the usual first CRM; Pipedrive is close.", annotations: [] }]
+        }
+      ],
+      citations: [HUBSPOT, PIPEDRIVE, ZOHO]
     },
     text: "HubSpot is the usual first CRM; Pipedrive is close.",
-    citations: [HUBSPOT, PIPEDRIVE],
+    citations: [HUBSPOT, PIPEDRIVE, ZOHO],
     checkRequest: (request) => {
       expect(request.method).toBe("POST")
-      expect(request.url).toBe("/v1/chat/completions")
+      expect(request.url).toBe("/v1/responses")
       expect(request.headers.authorization).toBe(`Bearer ${KEY}`)
       expect(request.body.model).toBe(MODEL)
-      expect(request.body.messages).toEqual([{ role: "user", content: question.prompt }])
-      expect(request.body.search_parameters).toEqual({
-        mode: "on",
-        return_citations: true,
-        sources: [{ type: "web", country: "US" }]
-      })
+      expect(request.body.input).toBe(question.prompt)
+      // xAI's web_search tool takes no country.
+      expect(request.body.tools).toEqual([{ type: "web_search" }])
     },
     errorBody: { code: "Client specified an invalid argument", error: `Incorrect API key provided: ${KEY}.` },
-    wrongShape: { choices: [{ message: { content: 42 } }] }
+    wrongShape: { output: [{ type: "message", content: [{ type: "output_text", text: 42 }] }] }
   },
   {
     platform: "copilot",
