@@ -1,7 +1,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Array as Arr, Effect, Option, Redacted, Schema } from "effect"
-import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, type Call, distinct, endpoint, type ProviderSettings, send } from "./Http.ts"
+import type { PlatformClient, PlatformFailure, Question } from "../Platform.ts"
+import { answer, type Call, decode, distinct, endpoint, type ProviderSettings, send } from "./Http.ts"
 
 /**
  * Claude through the Anthropic Messages API with the server-side web search tool. The answer is the
@@ -23,13 +23,26 @@ const ContentBlock = Schema.Struct({
   citations: Schema.optional(Schema.NullOr(Schema.Array(Citation)))
 })
 
-export const MessagesBody = Schema.Struct({ content: Schema.Array(ContentBlock) })
+/**
+ * The body as sent back: the blocks are kept whole, since a paused turn is continued by sending them
+ * back as they came (search results carry encrypted content).
+ */
+export const MessagesBody = Schema.Struct({
+  content: Schema.Array(Schema.Unknown),
+  stop_reason: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * With server tools, the API may pause a long turn (`stop_reason: "pause_turn"`); sending the turn back
+ * lets it go on. This many continuations at most, then the answer is what was written so far.
+ */
+const MAX_CONTINUATIONS = 3
 
 /** Blocks of the server-side search: the answer proper is the text that follows the last of them. */
 const isSearchBlock = (block: { readonly type: string }) =>
   block.type === "server_tool_use" || block.type === "web_search_tool_result"
 
-export const answerOf = (body: typeof MessagesBody.Type) => {
+export const answerOf = (body: { readonly content: ReadonlyArray<typeof ContentBlock.Type> }) => {
   // Text before a search is the model's preamble ("I'll search for ..."), not its answer, and would
   // count its brand names as mentions.
   const answerStart = Option.match(Arr.findLastIndex(body.content, isSearchBlock), {
@@ -52,28 +65,45 @@ export const makeAnthropic = (
 ): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
   Effect.map(HttpClient.HttpClient, (client) => {
     const call: Call = { platform: "claude", secrets: [settings.apiKey] }
+    const request = (question: Question, turnSoFar: ReadonlyArray<unknown>) =>
+      HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/messages")).pipe(
+        HttpClientRequest.setHeaders({
+          "x-api-key": Redacted.value(settings.apiKey),
+          "anthropic-version": ANTHROPIC_VERSION
+        }),
+        HttpClientRequest.bodyUnsafeJson({
+          model: settings.model,
+          max_tokens: 4096,
+          messages: [
+            { role: "user", content: question.prompt },
+            ...(turnSoFar.length === 0 ? [] : [{ role: "assistant", content: turnSoFar }])
+          ],
+          tools: [{
+            type: "web_search_20250305",
+            name: "web_search",
+            max_uses: MAX_SEARCHES,
+            user_location: { type: "approximate", country: question.country }
+          }]
+        })
+      )
+
+    /** The assistant's whole turn: its blocks, over as many continuations as it was paused. */
+    const turn = (
+      question: Question,
+      soFar: ReadonlyArray<unknown>,
+      continuations: number
+    ): Effect.Effect<ReadonlyArray<unknown>, PlatformFailure> =>
+      Effect.flatMap(send(client, call, request(question, soFar), MessagesBody), (body) => {
+        const blocks = [...soFar, ...body.content]
+        return body.stop_reason === "pause_turn" && continuations < MAX_CONTINUATIONS
+          ? turn(question, blocks, continuations + 1)
+          : Effect.succeed(blocks)
+      })
+
     const ask = (question: Question) =>
-      send(
-        client,
-        call,
-        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/messages")).pipe(
-          HttpClientRequest.setHeaders({
-            "x-api-key": Redacted.value(settings.apiKey),
-            "anthropic-version": ANTHROPIC_VERSION
-          }),
-          HttpClientRequest.bodyUnsafeJson({
-            model: settings.model,
-            max_tokens: 4096,
-            messages: [{ role: "user", content: question.prompt }],
-            tools: [{
-              type: "web_search_20250305",
-              name: "web_search",
-              max_uses: MAX_SEARCHES,
-              user_location: { type: "approximate", country: question.country }
-            }]
-          })
-        ),
-        MessagesBody
-      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
+      turn(question, [], 0).pipe(
+        Effect.flatMap((blocks) => decode(call, Schema.Array(ContentBlock), blocks)),
+        Effect.flatMap((content) => answer(call, answerOf({ content })))
+      )
     return { platform: "claude", ask }
   })

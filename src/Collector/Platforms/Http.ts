@@ -114,11 +114,7 @@ export const send = <A, I>(
     } catch {
       return yield* Effect.fail(malformed(call, "response body is not JSON"))
     }
-    return yield* Schema.decodeUnknown(schema)(json).pipe(
-      Effect.mapError((error) =>
-        malformed(call, `response body not in the expected shape: ${shorten(firstIssue(error))}`)
-      )
-    )
+    return yield* decode(call, schema, json)
   }).pipe(
     Effect.scoped,
     Effect.catchTags({
@@ -127,6 +123,12 @@ export const send = <A, I>(
     }),
     // A SERP request carries its key in the query string, which the tracer would record as `url.full`.
     Effect.locally(HttpClient.currentTracerDisabledWhen, () => true)
+  )
+
+/** Decodes part of a body; a value not in the schema's shape is `malformed`, with the first complaint. */
+export const decode = <A, I>(call: Call, schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A, PlatformFailure> =>
+  Schema.decodeUnknown(schema)(value).pipe(
+    Effect.mapError((error) => malformed(call, `response body not in the expected shape: ${shorten(firstIssue(error))}`))
   )
 
 const firstIssue = (error: ParseResult.ParseError): string => {

@@ -60,6 +60,46 @@ describe("claude", () => {
       const answer = yield* client.ask({ ...question, platform: "claude" })
       expect(answer).toEqual({ text: "HubSpot, mostly.", citations: [], simulated: false })
     }).pipe(Effect.provide(HttpClientLive)))
+
+  it.scopedLive("continues a paused turn by sending it back, and answers from the whole turn", () =>
+    Effect.gen(function*() {
+      const paused = [
+        { type: "text", text: "Let me look for HubSpot alternatives." },
+        { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "crm" } },
+        {
+          type: "web_search_tool_result",
+          tool_use_id: "srvtoolu_1",
+          content: [{ type: "web_search_result", url: "https://www.zoho.com/crm/", title: "Zoho", encrypted_content: "e1" }]
+        }
+      ]
+      const rest = [{
+        type: "text",
+        text: "Zoho CRM is the cheapest.",
+        citations: [{ type: "web_search_result_location", url: "https://www.zoho.com/crm/", cited_text: "Zoho" }]
+      }]
+      const { client, server } = yield* againstFake(provider("claude"), [
+        { status: 200, json: { content: paused, stop_reason: "pause_turn" } },
+        { status: 200, json: { content: rest, stop_reason: "end_turn" } }
+      ])
+      const answer = yield* client.ask({ ...question, platform: "claude" })
+      expect(answer).toEqual({ text: "Zoho CRM is the cheapest.", citations: ["https://www.zoho.com/crm/"], simulated: false })
+      expect(server.requests).toHaveLength(2)
+      expect(server.requests[1]!.body.messages).toEqual([
+        { role: "user", content: question.prompt },
+        { role: "assistant", content: paused }
+      ])
+    }).pipe(Effect.provide(HttpClientLive)))
+
+  it.scopedLive("stops continuing a turn that keeps pausing", () =>
+    Effect.gen(function*() {
+      const { client, server } = yield* againstFake(provider("claude"), [{
+        status: 200,
+        json: { content: [{ type: "text", text: "Still thinking. " }], stop_reason: "pause_turn" }
+      }])
+      const answer = yield* client.ask({ ...question, platform: "claude" })
+      expect(server.requests).toHaveLength(4)
+      expect(answer.text).toBe("Still thinking. ".repeat(4))
+    }).pipe(Effect.provide(HttpClientLive)))
 })
 
 describe("chatgpt", () => {
