@@ -107,7 +107,8 @@ export const makeSerp = (
         if ((overview.text_blocks ?? []).length === 0 && overview.page_token !== undefined) {
           return Effect.flatMap(
             search({ engine: "google_ai_overview", page_token: overview.page_token }),
-            (next) => answer(call, answerOf(next.ai_overview ?? {}), emptyReason(next))
+            // SerpApi nests the answer in `ai_overview` here too; a provider that does not is read as well.
+            (next) => answer(call, answerOf(next.ai_overview ?? next), emptyReason(next))
           )
         }
         return answer(call, answerOf(overview), emptyReason(body))
