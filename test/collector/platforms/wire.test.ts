@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Redacted } from "effect"
+import { FetchHttpClient } from "@effect/platform"
+import { Duration, Effect, Layer, Logger, Redacted } from "effect"
 import { makeSerp } from "../../../src/Collector/Platforms/Serp.ts"
 import { KEY, providers, question } from "./providers.ts"
 import { againstFake, HttpClientLive } from "./support.ts"
@@ -172,4 +173,23 @@ describe("copilot", () => {
       expect(failure.message).toBe("copilot: network error, no response")
       expect(JSON.stringify(failure)).not.toContain(KEY)
     }).pipe(Effect.provide(HttpClientLive)))
+})
+
+describe("logs", () => {
+  it.scopedLive("the warning of a retry does not carry the key, even when the provider echoed it", () => {
+    const lines: Array<string> = []
+    const capture = Logger.replace(Logger.defaultLogger, Logger.map(Logger.logfmtLogger, (line) => void lines.push(line)))
+    return Effect.gen(function*() {
+      const chatgpt = provider("chatgpt")
+      const { client } = yield* againstFake(chatgpt, [
+        { status: 429, headers: { "retry-after": "1" }, json: chatgpt.errorBody },
+        { status: 200, json: chatgpt.success }
+      ])
+      yield* client.ask(question)
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain("trying again")
+      expect(lines[0]).toContain("[redacted]")
+      expect(lines[0]).not.toContain(KEY)
+    }).pipe(Effect.provide(Layer.merge(FetchHttpClient.layer, capture)))
+  })
 })
