@@ -4,49 +4,48 @@ import { Effect, Layer } from "effect"
 import {
   Analytics,
   bucketsOf,
-  compareText,
   type Filters,
   formatDate,
   hundredfold,
   type ListQuery,
+  type MeasureKey,
   type Measures,
   periodsOf,
   type SeriesQuery
 } from "./Analytics.ts"
 
 /**
- * Analytics on PostgreSQL (or PGlite), set-based: one statement computes the counts of every row over
- * W and P, a second one the lifetime dates of the rows on the page. Nothing is queried per row.
+ * Analytics on PostgreSQL (or PGlite), set-based: one statement per request. Nothing is queried per
+ * row, and only a page of rows leaves the database.
  *
  * The counts come from the daily rollups of migration 0003 (kept exact by triggers) whenever the
  * filters allow: none, any of platforms / countries / monitors (the `group` cut), or one tag alone (the
  * `tag` cut). Other shapes (several tags, or tags with other filters) count the raw responses and
- * citations of both periods in one pass; the differential test holds both paths to the in-memory
- * reference. Lifetime dates (no filter, no window) always come from the daily rollup.
+ * citations of both periods in one pass. Lifetime dates (no filter, no window) always come from the
+ * whole-project daily rollup.
  *
- * The database only counts (exact integers). Rounding, the changes, sorting and paging happen here on
- * those counts: the rows of a window (the sources or URLs cited in it) are tens of thousands at most,
- * and the rounded values, which the order must follow (ties by name, then id), are computed once, by
- * the same integer arithmetic as the reference implementation, never by floating-point SQL.
+ * Everything is exact integer arithmetic: counts, then `hundredfold` (round(100 × part / whole), half
+ * up on these non-negative integers) in SQL, the sort on those rounded integers with ties by name in
+ * code point order (`COLLATE "C"`, as `compareText`), then id. The differential test holds every path
+ * to the in-memory reference, which computes the same from the formulas.
  */
 
-interface CountRow {
+/** A row of a list page, counted and rounded by the database. */
+interface PageRow {
+  /** The number of rows of the whole list (on every row; alone, with nulls, on an empty page). */
+  readonly total: number
   readonly id: number
   readonly name: string
   /** The URL's source; null for sources. */
   readonly source_id: number | null
   readonly used_w: number
-  readonly cited_w: number
   readonly used_p: number
-  readonly cited_p: number
-  readonly total_w: number
-  readonly total_p: number
-}
-
-interface LifetimeRow {
-  readonly id: number
-  readonly first_seen_on: string
-  readonly last_seen_on: string
+  readonly percentage_w: number
+  readonly percentage_p: number
+  readonly hundredths_w: number
+  readonly hundredths_p: number
+  readonly first_seen_on: string | null
+  readonly last_seen_on: string | null
 }
 
 type SeriesRow =
@@ -102,15 +101,13 @@ export const layerSql = Layer.effect(
         key: sql.literal("c.source_id"),
         rollupKey: sql.literal("source_id"),
         rollup: "source",
-        join: sql`JOIN sources s ON s.id = counts.id`,
-        columns: sql`s.domain AS name, NULL::bigint AS source_id`
+        names: sql.literal("(SELECT id, domain AS name, NULL::bigint AS source_id FROM sources)")
       },
       url: {
         key: sql.literal("c.source_url_id"),
         rollupKey: sql.literal("source_url_id"),
         rollup: "url",
-        join: sql`JOIN source_urls s ON s.id = counts.id`,
-        columns: sql`s.url AS name, s.source_id`
+        names: sql.literal("(SELECT id, url AS name, source_id FROM source_urls)")
       }
     } as const
     type Dimension = (typeof dimensions)[keyof typeof dimensions]
@@ -141,15 +138,18 @@ export const layerSql = Layer.effect(
       }
     }
 
-    /** The counts of every row over W and P, and the totals, from a rollup: sums of day rows. */
+    /**
+     * The CTEs `totals (total_w, total_p)` and `counts (id, used_w, cited_w, used_p, cited_p)` of every
+     * row cited in W, from a rollup: sums of day rows.
+     */
     const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
       const responses = rollupOf("response", projectId, cut)
       const citations = rollupOf(dimension.rollup, projectId, cut)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
-      return sql<CountRow>`
-        WITH totals AS (
+      return sql`
+        totals AS (
           SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
             coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
           FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}
@@ -163,20 +163,17 @@ export const layerSql = Layer.effect(
           FROM ${citations.table} t WHERE ${citations.where} AND ${inPeriods}
           GROUP BY t.${dimension.rollupKey}
           HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
-        )
-        SELECT counts.id, ${dimension.columns}, counts.used_w, counts.cited_w, counts.used_p, counts.cited_p,
-          totals.total_w, totals.total_p
-        FROM counts ${dimension.join} CROSS JOIN totals`
+        )`
     }
 
     /**
-     * The same counts from the raw tables (filter shapes no rollup cut answers): the responses of
-     * P ∪ W, each flagged with its period, joined to their citations once.
+     * The same CTEs from the raw tables (filter shapes no rollup cut answers): the responses of P ∪ W,
+     * each flagged with its period, joined to their citations once.
      */
     const rawCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      return sql<CountRow>`
-        WITH r AS (
+      return sql`
+        r AS (
           SELECT r.id, r.collected_at >= to_timestamp(${seconds(windowStart)}) AS in_w
           FROM responses r
           WHERE ${inRange(projectId, query.filters, previousStart, windowEnd)}
@@ -193,96 +190,88 @@ export const layerSql = Layer.effect(
           FROM r JOIN citations c ON c.response_id = r.id
           GROUP BY ${dimension.key}
           HAVING bool_or(r.in_w)
-        )
-        SELECT counts.id, ${dimension.columns}, counts.used_w, counts.cited_w, counts.used_p, counts.cited_p,
-          totals.total_w, totals.total_p
-        FROM counts ${dimension.join} CROSS JOIN totals`
+        )`
     }
 
-    const counts = (projectId: number, query: ListQuery<string>, dimension: Dimension) => {
-      const cut = cutOf(query.filters)
-      return cut === undefined ? rawCounts(projectId, query, dimension) : rollupCounts(projectId, query, dimension, cut)
+    /** `round(100 × part / whole)`, 0 when whole is 0: `hundredfold`, exact on non-negative integers. */
+    const hundredfoldSql = (part: string, whole: string) =>
+      sql.literal(`CASE WHEN ${whole} = 0 THEN 0 ELSE (200 * ${part} + ${whole}) / (2 * ${whole}) END`)
+
+    /** What each measure orders by, over the columns of `measured` (m) and the lifetime dates (l). */
+    const sortColumns: Record<MeasureKey, string> = {
+      used_count: "m.used_w",
+      used_count_change: "m.used_w - m.used_p",
+      used_percentage: "m.percentage_w",
+      used_percentage_change: "m.percentage_w - m.percentage_p",
+      average_citations: "m.hundredths_w",
+      average_citations_change: "m.hundredths_w - m.hundredths_p",
+      first_seen_on: "l.first_seen_on",
+      last_seen_on: "l.last_seen_on"
     }
+
+    /** The lifetime dates of some rows (`ids`: a subquery): no filter, no window, so the daily rollup. */
+    const lifetimeOf = (projectId: number, dimension: Dimension, ids: string) =>
+      sql`SELECT d.${dimension.rollupKey} AS id, min(d.day) AS first_seen_on, max(d.day) AS last_seen_on
+        FROM ${sql.literal(`${dimension.rollup}_daily`)} d
+        WHERE d.project_id = ${projectId} AND d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
+        GROUP BY d.${dimension.rollupKey}`
 
     /**
-     * The lifetime dates of some rows (a page), or of every row of the project (to sort by them): no
-     * filter, no window, so the whole-project daily rollup (`ids` narrows it through its index).
+     * One page of the rows cited in W, sorted (ties: name ascending by code point, then id), and the
+     * number of rows, in one statement: only the page leaves the database. Lifetime dates are read for
+     * every row when the order needs them, else for the page's rows only.
      */
-    const lifetimes = (projectId: number, dimension: Dimension, ids: ReadonlyArray<number> | "all") =>
-      ids !== "all" && ids.length === 0
-        ? Effect.succeed<ReadonlyArray<LifetimeRow>>([])
-        : sql<LifetimeRow>`
-            SELECT t.${dimension.rollupKey} AS id,
-              to_char(min(t.day), 'YYYY-MM-DD') AS first_seen_on,
-              to_char(max(t.day), 'YYYY-MM-DD') AS last_seen_on
-            FROM ${sql.literal(`${dimension.rollup}_daily`)} t
-            WHERE t.project_id = ${projectId} AND t.used > 0
-              ${ids === "all" ? sql`` : sql`AND t.${dimension.rollupKey} IN ${sql.in(ids)}`}
-            GROUP BY t.${dimension.rollupKey}`
-
-    /** The measures of a row from its exact counts: decisions.md §6, rounded on integers. */
-    const measuresOf = (row: CountRow): Omit<Measures, "first_seen_on" | "last_seen_on"> => {
-      const percentageW = hundredfold(row.used_w, row.total_w)
-      const percentageP = hundredfold(row.used_p, row.total_p)
-      const hundredthsW = hundredfold(row.cited_w, row.total_w)
-      const hundredthsP = hundredfold(row.cited_p, row.total_p)
-      return {
-        used_count: row.used_w,
-        used_count_change: row.used_w - row.used_p,
-        used_percentage: percentageW,
-        used_percentage_change: percentageW - percentageP,
-        average_citations: hundredthsW / 100,
-        average_citations_change: (hundredthsW - hundredthsP) / 100
-      }
-    }
-
-    /** Every row computed, sorted (ties: name ascending, then id), then one page of it. */
     const list = <SortBy extends string, Row>(
       projectId: number,
       query: ListQuery<SortBy>,
       dimension: Dimension,
       nameKey: SortBy,
-      view: (row: CountRow, measures: Measures) => Row
+      view: (row: PageRow, measures: Measures) => Row
     ) =>
       Effect.gen(function*() {
+        const cut = cutOf(query.filters)
+        const ctes = cut === undefined ? rawCounts(projectId, query, dimension) : rollupCounts(projectId, query, dimension, cut)
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
-        const [counted, allDates] = yield* Effect.all([
-          counts(projectId, query, dimension),
-          byLifetime ? lifetimes(projectId, dimension, "all") : Effect.succeed<ReadonlyArray<LifetimeRow>>([])
-        ])
-        const datesOfAll = new Map(allDates.map((row) => [row.id, row]))
-        const rows = counted.map((row) => ({
-          row,
-          measures: {
-            ...measuresOf(row),
-            first_seen_on: datesOfAll.get(row.id)?.first_seen_on ?? "",
-            last_seen_on: datesOfAll.get(row.id)?.last_seen_on ?? ""
-          }
-        }))
-        const sortValue = (entry: (typeof rows)[number]): string | number =>
-          query.sortBy === nameKey ? entry.row.name : entry.measures[query.sortBy as string as keyof Measures]
-        const direction = query.sortOrder === "asc" ? 1 : -1
-        rows.sort((a, b) => {
-          const x = sortValue(a)
-          const y = sortValue(b)
-          const primary = typeof x === "number" && typeof y === "number" ? Math.sign(x - y) : compareText(String(x), String(y))
-          return primary * direction || compareText(a.row.name, b.row.name) || a.row.id - b.row.id
-        })
-        const page = rows.slice(query.window.offset, query.window.offset + query.window.limit)
-        const dates = byLifetime
-          ? new Map<number, LifetimeRow>()
-          : new Map((yield* lifetimes(projectId, dimension, page.map((entry) => entry.row.id))).map((row) => [row.id, row]))
+        const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
+        const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
+        const order = sql.literal(`${primary} ${direction}, m.name COLLATE "C" ASC, m.id ASC`)
+        const rows = yield* sql<PageRow>`
+          WITH ${ctes},
+          measured AS (
+            SELECT counts.*,
+              ${hundredfoldSql("counts.used_w", "totals.total_w")} AS percentage_w,
+              ${hundredfoldSql("counts.used_p", "totals.total_p")} AS percentage_p,
+              ${hundredfoldSql("counts.cited_w", "totals.total_w")} AS hundredths_w,
+              ${hundredfoldSql("counts.cited_p", "totals.total_p")} AS hundredths_p
+            FROM counts CROSS JOIN totals
+          ),
+          page AS (
+            SELECT m.* FROM (SELECT measured.*, n.name, n.source_id FROM measured JOIN ${dimension.names} n ON n.id = measured.id) m
+            ${byLifetime ? sql`LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM counts")}) l ON l.id = m.id` : sql``}
+            ORDER BY ${order}
+            LIMIT ${query.window.limit} OFFSET ${query.window.offset}
+          )
+          SELECT (SELECT count(*) FROM counts) AS total, m.id, m.name, m.source_id,
+            m.used_w, m.used_p, m.percentage_w, m.percentage_p, m.hundredths_w, m.hundredths_p,
+            to_char(l.first_seen_on, 'YYYY-MM-DD') AS first_seen_on, to_char(l.last_seen_on, 'YYYY-MM-DD') AS last_seen_on
+          FROM (SELECT 1) AS one
+          LEFT JOIN page m ON true
+          LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM page")}) l ON l.id = m.id
+          ORDER BY ${order}`
         return {
-          rows: page.map(({ measures, row }) => {
-            const lifetime = dates.get(row.id)
-            return view(
-              row,
-              lifetime === undefined
-                ? measures
-                : { ...measures, first_seen_on: lifetime.first_seen_on, last_seen_on: lifetime.last_seen_on }
-            )
-          }),
-          total: rows.length
+          rows: rows.filter((row) => row.id !== null).map((row) =>
+            view(row, {
+              used_count: row.used_w,
+              used_count_change: row.used_w - row.used_p,
+              used_percentage: row.percentage_w,
+              used_percentage_change: row.percentage_w - row.percentage_p,
+              average_citations: row.hundredths_w / 100,
+              average_citations_change: (row.hundredths_w - row.hundredths_p) / 100,
+              first_seen_on: row.first_seen_on ?? "",
+              last_seen_on: row.last_seen_on ?? ""
+            })
+          ),
+          total: rows[0]?.total ?? 0
         }
       })
 
