@@ -283,12 +283,18 @@ export const layerSql = Layer.effect(
       const inW = sql`t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
       return sql<SeriesRow>`
-        WITH top AS (
-          SELECT u.id, u.source_id, u.url, row_number() OVER (ORDER BY cited.n DESC, u.url COLLATE "C", u.id) AS rank
-          FROM (
-            SELECT t.source_url_id, sum(t.cited) AS n FROM ${urls.table} t WHERE ${urls.where} AND ${inW}
-            GROUP BY t.source_url_id HAVING sum(t.cited) > 0
-          ) cited JOIN source_urls u ON u.id = cited.source_url_id
+        WITH cited AS (
+          SELECT t.source_url_id, sum(t.cited) AS n FROM ${urls.table} t WHERE ${urls.where} AND ${inW}
+          GROUP BY t.source_url_id HAVING sum(t.cited) > 0
+        ),
+        -- Only URLs cited at least as often as the N-th need their names (for the ties).
+        contenders AS (
+          SELECT * FROM cited
+          WHERE n >= coalesce((SELECT n FROM cited ORDER BY n DESC OFFSET ${query.topN - 1} LIMIT 1), 0)
+        ),
+        top AS (
+          SELECT u.id, u.source_id, u.url, row_number() OVER (ORDER BY contenders.n DESC, u.url COLLATE "C", u.id) AS rank
+          FROM contenders JOIN source_urls u ON u.id = contenders.source_url_id
           ORDER BY rank
           LIMIT ${query.topN}
         )
