@@ -24,19 +24,27 @@ import { Effect } from "effect"
  *     subtracts them; rows of a deleted tag cascade away.
  * Subtraction only updates existing rows (never inserts), so it cannot resurrect a deleted group.
  */
-/** One rollup table: what it counts (responses, or uses and citations of a source or URL) and its cut. */
+/**
+ * One rollup table: what it counts (responses, or uses and citations of a source or URL), its cut, and
+ * its grain: days, or calendar months (`day` holds the month's first day) so that the whole months of
+ * a long window are summed from a twentieth of the rows.
+ */
 interface Rollup {
   readonly table: string
   readonly counts: "responses" | "source_id" | "source_url_id"
   readonly cut: "all" | "group" | "tag"
+  readonly grain: "daily" | "monthly"
 }
 
 const rollups: ReadonlyArray<Rollup> = (["responses", "source_id", "source_url_id"] as const).flatMap((counts) =>
-  (["all", "group", "tag"] as const).map((cut) => ({
-    table: `${{ responses: "response", source_id: "source", source_url_id: "url" }[counts]}_${cut === "all" ? "" : `${cut}_`}daily`,
-    counts,
-    cut
-  }))
+  (["all", "group", "tag"] as const).flatMap((cut) =>
+    (counts === "responses" ? ["daily"] as const : ["daily", "monthly"] as const).map((grain) => ({
+      table: `${{ responses: "response", source_id: "source", source_url_id: "url" }[counts]}_${cut === "all" ? "" : `${cut}_`}${grain}`,
+      counts,
+      cut,
+      grain
+    }))
+  )
 )
 
 /** The rollup's key columns after (project_id, day), and the delta rows it is summed from. */
@@ -56,9 +64,15 @@ const shapeOf = (rollup: Rollup) => {
   const columns = ["project_id", "day", ...key]
   const source = rollup.counts === "responses" ? "analytics_delta_responses" : "analytics_delta_citations"
   const filter = rollup.counts === "responses" ? "" : `WHERE ${rollup.counts === "source_url_id" ? "" : "NOT "}d.by_url`
-  const select = `SELECT ${columns.map((column) => column === "tag_id" ? "tags.tag_id" : `d.${column}`).join(", ")}, ${aggregates}
+  const expression = (column: string) =>
+    column === "tag_id"
+      ? "tags.tag_id"
+      : column === "day" && rollup.grain === "monthly"
+      ? "date_trunc('month', d.day)::date"
+      : `d.${column}`
+  const select = `SELECT ${columns.map(expression).join(", ")}, ${aggregates}
     FROM ${source} d ${tags} ${filter}
-    GROUP BY ${columns.map((column) => column === "tag_id" ? "tags.tag_id" : `d.${column}`).join(", ")}`
+    GROUP BY ${columns.map(expression).join(", ")}`
   return { columns, values, select }
 }
 
@@ -101,56 +115,31 @@ export default Effect.gen(function*() {
     )`
   yield* sql`CREATE INDEX analytics_groups_monitor_id_index ON analytics_groups (monitor_id)`
 
-  const counts = "used integer NOT NULL, cited integer NOT NULL"
-  const tables = [
-    `response_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      responses integer NOT NULL, PRIMARY KEY (project_id, day) INCLUDE (responses))`,
-    `response_group_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      group_id bigint NOT NULL REFERENCES analytics_groups (id) ON DELETE CASCADE, responses integer NOT NULL,
-      PRIMARY KEY (project_id, group_id, day) INCLUDE (responses))`,
-    `response_tag_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      tag_id bigint NOT NULL REFERENCES tags (id) ON DELETE CASCADE, responses integer NOT NULL,
-      PRIMARY KEY (project_id, tag_id, day) INCLUDE (responses))`,
-    `source_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ${counts},
-      PRIMARY KEY (project_id, day, source_id) INCLUDE (used, cited))`,
-    `source_group_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      group_id bigint NOT NULL REFERENCES analytics_groups (id) ON DELETE CASCADE,
-      source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ${counts},
-      PRIMARY KEY (project_id, group_id, day, source_id) INCLUDE (used, cited))`,
-    `source_tag_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      tag_id bigint NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
-      source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ${counts},
-      PRIMARY KEY (project_id, tag_id, day, source_id) INCLUDE (used, cited))`,
-    `url_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      source_url_id bigint NOT NULL REFERENCES source_urls (id) ON DELETE CASCADE, ${counts},
-      PRIMARY KEY (project_id, day, source_url_id) INCLUDE (used, cited))`,
-    `url_group_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      group_id bigint NOT NULL REFERENCES analytics_groups (id) ON DELETE CASCADE,
-      source_url_id bigint NOT NULL REFERENCES source_urls (id) ON DELETE CASCADE, ${counts},
-      PRIMARY KEY (project_id, group_id, day, source_url_id) INCLUDE (used, cited))`,
-    `url_tag_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
-      tag_id bigint NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
-      source_url_id bigint NOT NULL REFERENCES source_urls (id) ON DELETE CASCADE, ${counts},
-      PRIMARY KEY (project_id, tag_id, day, source_url_id) INCLUDE (used, cited))`
-  ]
-  for (const table of tables) yield* sql.unsafe(`CREATE TABLE ${table}`)
   // Each primary key leads with the cut and the day and carries the counts: a window of a cut is one
   // index-only range scan. Lifetime dates (first/last seen) and the foreign keys' cascades look rows up
   // by source, URL, group or tag.
-  yield* sql`CREATE INDEX source_daily_source_id_index ON source_daily (source_id, day)`
-  yield* sql`CREATE INDEX url_daily_source_url_id_index ON url_daily (source_url_id, day)`
-  for (const table of ["source_group_daily", "source_tag_daily"]) {
-    yield* sql.unsafe(`CREATE INDEX ${table}_source_id_index ON ${table} (source_id)`)
+  const references: Record<string, string> = {
+    group_id: "analytics_groups (id)",
+    tag_id: "tags (id)",
+    source_id: "sources (id)",
+    source_url_id: "source_urls (id)"
   }
-  for (const table of ["url_group_daily", "url_tag_daily"]) {
-    yield* sql.unsafe(`CREATE INDEX ${table}_source_url_id_index ON ${table} (source_url_id)`)
-  }
-  for (const table of ["response_group_daily", "source_group_daily", "url_group_daily"]) {
-    yield* sql.unsafe(`CREATE INDEX ${table}_group_id_index ON ${table} (group_id)`)
-  }
-  for (const table of ["response_tag_daily", "source_tag_daily", "url_tag_daily"]) {
-    yield* sql.unsafe(`CREATE INDEX ${table}_tag_id_index ON ${table} (tag_id)`)
+  for (const rollup of rollups) {
+    const { columns, values } = shapeOf(rollup)
+    const key = columns.slice(2)
+    const primaryKey = rollup.cut === "all" ? ["project_id", "day", ...key] : ["project_id", key[0]!, "day", ...key.slice(1)]
+    yield* sql.unsafe(`
+      CREATE TABLE ${rollup.table} (
+        project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        day date NOT NULL,
+        ${key.map((column) => `${column} bigint NOT NULL REFERENCES ${references[column]} ON DELETE CASCADE,`).join("\n")}
+        ${values.map((value) => `${value} integer NOT NULL,`).join("\n")}
+        PRIMARY KEY (${primaryKey.join(", ")}) INCLUDE (${values.join(", ")})
+      )`)
+    for (const column of key) {
+      const lifetime = rollup.cut === "all" && rollup.grain === "daily" && column !== "group_id" && column !== "tag_id"
+      yield* sql.unsafe(`CREATE INDEX ${rollup.table}_${column}_index ON ${rollup.table} (${column}${lifetime ? ", day" : ""})`)
+    }
   }
 
   // The contributions of some responses (all their analyzed rows, citations included) with a sign.

@@ -3,12 +3,14 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Effect, Layer } from "effect"
 import {
   Analytics,
+  bucketStart,
   bucketsOf,
   type Filters,
   formatDate,
   hundredfold,
   type ListQuery,
   type MeasureKey,
+  nextBucket,
   type Measures,
   periodsOf,
   type SeriesQuery
@@ -74,6 +76,20 @@ const cutOf = (filters: Filters): Cut | undefined => {
     : undefined
 }
 
+/**
+ * `[from, to)` (ms, midnights) as its whole calendar months (at most one range) and the days before and
+ * after them (ranges), so that a long window reads monthly rows where it can.
+ */
+export const splitByMonths = (from: number, to: number) => {
+  const firstMonth = bucketStart("month", from) === from ? from : nextBucket("month", from)
+  const end = bucketStart("month", to)
+  if (firstMonth >= end) return { months: [], days: from < to ? [[from, to] as const] : [] }
+  return {
+    months: [[firstMonth, end] as const],
+    days: [...(from < firstMonth ? [[from, firstMonth] as const] : []), ...(end < to ? [[end, to] as const] : [])]
+  }
+}
+
 export const layerSql = Layer.effect(
   Analytics,
   Effect.gen(function*() {
@@ -116,12 +132,12 @@ export const layerSql = Layer.effect(
     const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
 
     /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
-    const rollupOf = (prefix: "response" | "source" | "url", projectId: number, cut: Cut) => {
+    const rollupOf = (prefix: "response" | "source" | "url", projectId: number, cut: Cut, grain: "daily" | "monthly" = "daily") => {
       switch (cut.kind) {
         case "all":
-          return { table: sql.literal(`${prefix}_daily`), where: sql`t.project_id = ${projectId}` }
+          return { table: sql.literal(`${prefix}_${grain}`), where: sql`t.project_id = ${projectId}` }
         case "tag":
-          return { table: sql.literal(`${prefix}_tag_daily`), where: sql`t.project_id = ${projectId} AND t.tag_id = ${cut.tagId}` }
+          return { table: sql.literal(`${prefix}_tag_${grain}`), where: sql`t.project_id = ${projectId} AND t.tag_id = ${cut.tagId}` }
         case "group": {
           const { countries, monitors, platforms } = cut.filters
           const groups = sql.and([
@@ -131,21 +147,31 @@ export const layerSql = Layer.effect(
             ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
           ])
           return {
-            table: sql.literal(`${prefix}_group_daily`),
+            table: sql.literal(`${prefix}_group_${grain}`),
             where: sql`t.project_id = ${projectId} AND t.group_id IN (SELECT g.id FROM analytics_groups g WHERE ${groups})`
           }
         }
       }
     }
 
+    /** The rows of `[from, to)` (ms, midnights): `day` within one of the ranges; none is `false`. */
+    const within = (ranges: ReadonlyArray<readonly [number, number]>) =>
+      ranges.length === 0
+        ? sql`false`
+        : sql.or(ranges.map(([from, to]) => sql`(t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)})`))
+
     /**
      * The CTEs `totals (total_w, total_p)` and `counts (id, used_w, cited_w, used_p, cited_p)` of every
-     * row cited in W, from a rollup: sums of day rows.
+     * row cited in W, from a rollup: each period's whole calendar months from the monthly rows, its
+     * other days from the daily ones. A monthly row lies wholly in P or in W, so `day >= W's start`
+     * still tells its period.
      */
     const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
+      const periods = [splitByMonths(previousStart, windowStart), splitByMonths(windowStart, windowEnd)]
       const responses = rollupOf("response", projectId, cut)
-      const citations = rollupOf(dimension.rollup, projectId, cut)
+      const daily = rollupOf(dimension.rollup, projectId, cut)
+      const monthly = rollupOf(dimension.rollup, projectId, cut, "monthly")
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
       return sql`
@@ -155,13 +181,19 @@ export const layerSql = Layer.effect(
           FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}
         ),
         counts AS (
-          SELECT t.${dimension.rollupKey} AS id,
+          SELECT t.id,
             coalesce(sum(t.used) FILTER (WHERE ${inW}), 0) AS used_w,
             coalesce(sum(t.cited) FILTER (WHERE ${inW}), 0) AS cited_w,
             coalesce(sum(t.used) FILTER (WHERE NOT ${inW}), 0) AS used_p,
             coalesce(sum(t.cited) FILTER (WHERE NOT ${inW}), 0) AS cited_p
-          FROM ${citations.table} t WHERE ${citations.where} AND ${inPeriods}
-          GROUP BY t.${dimension.rollupKey}
+          FROM (
+            SELECT t.${dimension.rollupKey} AS id, t.day, t.used, t.cited FROM ${daily.table} t
+            WHERE ${daily.where} AND ${within(periods.flatMap((period) => period.days))}
+            UNION ALL
+            SELECT t.${dimension.rollupKey}, t.day, t.used, t.cited FROM ${monthly.table} t
+            WHERE ${monthly.where} AND ${within(periods.flatMap((period) => period.months))}
+          ) t
+          GROUP BY t.id
           HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
         )`
     }

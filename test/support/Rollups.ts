@@ -34,13 +34,17 @@ export const rollupMismatches = (projectId: number) =>
       }
     }
     const mismatches: Record<string, number> = {}
+    const grains = { daily: "day", monthly: "month" }
     for (const [prefix, what] of Object.entries(counted)) {
       for (const [suffix, cut] of Object.entries(cuts)) {
-        const table = `${prefix}_${suffix}`
+        for (const [grain, unit] of Object.entries(grains)) {
+        if (prefix === "response" && grain === "monthly") continue
+        const table = `${prefix}_${suffix.replace("daily", grain)}`
         const key = ["day", ...cut.key, ...what.key]
         const truth = `
           SELECT ${[...key, ...what.columns].join(", ")} FROM (
-            SELECT (r.collected_at AT TIME ZONE 'UTC')::date AS day, ${[...cut.key, ...what.key].map((k) => `${k}, `).join("")}
+            SELECT date_trunc('${unit}', r.collected_at AT TIME ZONE 'UTC')::date AS day,
+              ${[...cut.key, ...what.key].map((k) => `${k}, `).join("")}
               ${what.values}
             FROM responses r ${cut.join} ${what.join}
             WHERE r.project_id = ${projectId} AND r.status = 'analyzed'
@@ -53,6 +57,7 @@ export const rollupMismatches = (projectId: number) =>
           `SELECT count(*)::int AS n FROM ((${truth} EXCEPT ${stored}) UNION ALL (${stored} EXCEPT ${truth})) differing`
         )
         if (rows[0]!.n > 0) mismatches[table] = rows[0]!.n
+        }
       }
     }
     return mismatches

@@ -147,7 +147,8 @@ const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
   return fc.record({
     start: fc.integer({ min: -4, max: SPAN + 2 }),
     // Mostly short windows (many edges in the data), sometimes long ones.
-    days: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 })),
+    // Long windows hold whole calendar months, which the rollups read from monthly rows.
+    days: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 28, max: 70 })),
     // Each shape of filters has its own SQL path (a rollup cut, or the raw tables): all are drawn often.
     filters: fc.oneof(
       fc.constant({}),
