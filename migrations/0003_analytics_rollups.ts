@@ -11,6 +11,8 @@ import { Effect } from "effect"
  *   - `*_daily`:       per project and day: no filter;
  *   - `*_group_daily`: per group as well: any of the platform, country and monitor filters;
  *   - `*_tag_daily`:   per tag the prompt carries now: a single tag filter.
+ * Sources and URLs also have `*_monthly` twins of each (`day` = the month's first day): a long
+ * window sums its whole months from them and only its other days from the daily rows.
  * Other filter shapes (several tags, or tags with other filters) are answered from the raw tables.
  *
  * Invariant: every rollup equals the aggregate of the analyzed responses and citations that exist.
