@@ -1,5 +1,6 @@
 import dataModel from "./0001_data_model.ts"
 import analyticsIndexes from "./0002_analytics_indexes.ts"
+import collector from "./0004_collector.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -7,5 +8,6 @@ import analyticsIndexes from "./0002_analytics_indexes.ts"
  */
 export const migrations = {
   "0001_data_model": dataModel,
-  "0002_analytics_indexes": analyticsIndexes
+  "0002_analytics_indexes": analyticsIndexes,
+  "0004_collector": collector
 }

@@ -6,6 +6,7 @@ import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
 import { BrandsLive } from "./Brands/Http.ts"
+import { RunsLive } from "./Collector/Runs/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
 import * as Migrations from "./Database/Migrations.ts"
@@ -42,7 +43,7 @@ export const ApiLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive]),
       Layer.provide(MiddlewareLive)
     )
   )
