@@ -9,24 +9,12 @@ import { DataOf, PageQuery } from "../../Http/Responses.ts"
 
 const monitorParam = HttpApiSchema.param("monitor", Fields.PathId)
 
-const example: typeof Run.Encoded = {
-  id: 12,
-  monitor_id: 3,
-  slot: "2026-11-21T00:00:00.000Z",
-  trigger: "schedule",
-  status: "completed",
-  jobs: { total: 6, pending: 0, running: 0, succeeded: 4, failed: 1, skipped: 1 },
-  completed_at: "2026-11-21T00:02:13.402Z",
-  created_at: "2026-11-21T00:00:30.118Z",
-  updated_at: "2026-11-21T00:02:13.402Z"
-}
-
 export class RunsApi extends HttpApiGroup.make("runs")
   .add(
     HttpApiEndpoint.get("list")`/monitors/${monitorParam}/runs`
       .setUrlParams(Fields.input(PageQuery))
       .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(Run).annotations({ examples: [{ data: [example] } as any] }))
+      .addSuccess(PaginatedSchema(Run))
       .middleware(requires("monitors:read"))
       .annotate(OpenApi.Summary, "List a monitor's runs")
       .annotate(
@@ -40,7 +28,7 @@ export class RunsApi extends HttpApiGroup.make("runs")
   .add(
     HttpApiEndpoint.post("trigger")`/monitors/${monitorParam}/runs`
       .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Run).annotations({ examples: [{ data: { ...example, trigger: "manual", status: "running", slot: "2026-11-21T14:26:10.000Z", jobs: { ...example.jobs, pending: 6, succeeded: 0, failed: 0, skipped: 0 }, completed_at: null } } as any] }), { status: 202 })
+      .addSuccess(DataOf(Run), { status: 202 })
       .middleware(requires("monitors:write"))
       .annotate(OpenApi.Summary, "Run a monitor now")
       .annotate(
