@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, TestClock } from "effect"
 import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
 import * as Scheduler from "../../../src/Collector/Scheduler.ts"
 import { MonitorsRepo } from "../../../src/Monitors/Repo.ts"
@@ -23,6 +23,16 @@ const clockAt = (plusMs: number) => TestClock.setTime(Date.now() + plusMs)
 const runsOf = (monitorId: number) => Effect.flatMap(RunsRepo, (runs) => runs.list(monitorId, { offset: 0, limit: 100 }))
 
 const utcMidnight = (ms: number) => new Date(Math.floor(ms / DAY) * DAY)
+
+/** Waits (in real time: the test clock stands still) until `check` holds, at most two seconds. */
+const eventually = (check: Effect.Effect<boolean, unknown, RunsRepo>) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 200; i++) {
+      if (yield* check) return
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+    }
+    expect.fail("the condition never held")
+  })
 
 for (const [name, implementation] of implementations) {
   layer(implementation, { timeout: 60_000 })(`collector scheduler (${name})`, (it) => {
@@ -74,6 +84,26 @@ for (const [name, implementation] of implementations) {
         expect(Date.now() - slot.getTime()).toBeLessThan(7 * DAY)
         // Tomorrow is in the same week unless today is Sunday.
         expect(page.total).toBe(new Date().getUTCDay() === 0 ? 2 : 1)
+      }))
+
+    it.effect("the loop ticks at once, then every interval: past midnight the new day's run appears", () =>
+      Effect.gen(function*() {
+        const { monitor } = yield* monitorWithPrompts({ schedule: "daily", prompts: 1 })
+        // Ten seconds before the next UTC midnight: the first tick is today's, the one 30 s later tomorrow's.
+        const midnight = utcMidnight(Date.now()).getTime() + DAY
+        yield* TestClock.setTime(midnight - 10_000)
+        const scheduler = yield* Scheduler.make({ lookbackMs: lookbackDays * DAY })
+        const fiber = yield* Effect.fork(scheduler.loop(Duration.seconds(30)))
+        yield* eventually(Effect.map(runsOf(monitor.id), (page) => page.total === 1))
+        yield* TestClock.adjust(Duration.seconds(5))
+        expect((yield* runsOf(monitor.id)).total).toBe(1)
+        yield* TestClock.adjust(Duration.seconds(25))
+        yield* eventually(Effect.map(runsOf(monitor.id), (page) => page.total === 2))
+        yield* Fiber.interrupt(fiber)
+        expect((yield* runsOf(monitor.id)).rows.map((run) => [run.slot.getTime(), run.trigger])).toEqual([
+          [midnight, "schedule"],
+          [midnight - DAY, "schedule"]
+        ])
       }))
 
     it.effect("manual and inactive monitors get no scheduled run", () =>
