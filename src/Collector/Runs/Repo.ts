@@ -2,7 +2,7 @@ import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import type { Monitor } from "../../Domain/Monitor.ts"
 import type { Page, Window } from "../../Domain/Page.ts"
-import type { JobStatus, Run, RunStatus, RunTrigger } from "../../Domain/Run.ts"
+import { type JobStatus, jobStatuses, type Run, type RunStatus, type RunTrigger } from "../../Domain/Run.ts"
 
 /** The reason of every job of a slot no scheduler covered while it lasted. */
 export const MISSED_REASON = "missed: no worker ran during this slot"
@@ -68,23 +68,27 @@ export const layerSql = Layer.effect(
   RunsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const selectRuns = (where: Statement.Fragment) =>
+    /** The runs `runs` selects (a query of collector_runs rows), with their job counts, newest slot first. */
+    const withCounts = (runs: Statement.Fragment) =>
       sql<RunRow>`
         SELECT r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at,
-          count(j.id) AS total, ${sql.literal(["pending", "running", "succeeded", "failed", "skipped"].map((s) => statusCount(s as JobStatus)).join(", "))}
-        FROM collector_runs r LEFT JOIN collector_jobs j ON j.run_id = r.id
-        WHERE ${where}
-        GROUP BY r.id`
+          count(j.id) AS total, ${sql.literal(jobStatuses.map(statusCount).join(", "))}
+        FROM (${runs}) r LEFT JOIN collector_jobs j ON j.run_id = r.id
+        GROUP BY r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at
+        ORDER BY r.slot DESC, r.id DESC`.pipe(Effect.map((rows) => rows.map(runOfRow)))
 
     const findRun = (monitorId: number, slot: Date) =>
-      selectRuns(sql`r.monitor_id = ${monitorId} AND r.slot = ${slot}`).pipe(Effect.map((rows) => runOfRow(rows[0]!)))
+      withCounts(sql`SELECT * FROM collector_runs WHERE monitor_id = ${monitorId} AND slot = ${slot}`).pipe(
+        Effect.map((runs) => runs[0]!)
+      )
 
     return RunsRepo.of({
       list: (monitorId, window) =>
         Effect.all({
-          rows: sql<RunRow>`
-            SELECT * FROM (${selectRuns(sql`r.monitor_id = ${monitorId}`)}) runs
-            ORDER BY slot DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`.pipe(Effect.map((rows) => rows.map(runOfRow))),
+          // The page of runs first, then the counts of its jobs only.
+          rows: withCounts(sql`
+            SELECT * FROM collector_runs WHERE monitor_id = ${monitorId}
+            ORDER BY slot DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
           total: sql<{ total: number }>`SELECT count(*) AS total FROM collector_runs WHERE monitor_id = ${monitorId}`.pipe(
             Effect.map((rows) => rows[0]!.total)
           )
