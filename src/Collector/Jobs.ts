@@ -117,8 +117,11 @@ export const layerSql = Layer.effect(
       claim: ({ leaseMs, limit, maxAttempts, now }) =>
         Effect.gen(function*() {
           // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
+          const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
+          // A pending job out of attempts only exists when COLLECTOR_MAX_ATTEMPTS was lowered meanwhile.
           const settled = sql`
-            (j.status = 'pending' AND j.deadline < ${now})
+            ${missed}
+            OR (j.status = 'pending' AND j.attempts >= ${maxAttempts})
             OR (j.status = 'running' AND j.lease_expires_at < ${now} AND j.attempts >= ${maxAttempts})`
           const runs = yield* sql<{ id: number }>`
             SELECT id FROM collector_runs
@@ -127,8 +130,10 @@ export const layerSql = Layer.effect(
           if (runs.length > 0) {
             yield* sql`
               UPDATE collector_jobs j SET
-                status = CASE WHEN j.status = 'pending' THEN 'skipped' ELSE 'failed' END,
-                reason = CASE WHEN j.status = 'pending' THEN ${SLOT_ENDED_REASON}
+                status = CASE WHEN ${missed} THEN 'skipped' ELSE 'failed' END,
+                reason = CASE
+                  WHEN ${missed} THEN ${SLOT_ENDED_REASON}
+                  WHEN j.status = 'pending' THEN coalesce(j.reason, 'no attempts left')
                   ELSE 'abandoned: the worker stopped answering on attempt ' || j.attempts || ' of ' || ${maxAttempts} END,
                 lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
               WHERE j.run_id = ANY(${runs.map((run) => run.id)}::bigint[]) AND (${settled})`

@@ -154,6 +154,22 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
 
+  it.effect("a job waiting for a retry when the attempts are lowered below its count is failed, keeping its last reason", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { run } = yield* runNow({ prompts: 1, platforms: ["grok"] })
+      const worker = yield* makeWorker(fakePlatforms({
+        grok: () => Effect.fail(new PlatformFailure({ platform: "grok", kind: "unavailable", message: "HTTP 503" }))
+      }))
+      yield* worker.drain
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "pending", attempts: 1 }])
+      const lowered = yield* makeWorker(fakePlatforms({ grok: answering }), { maxAttempts: 1 })
+      yield* TestClock.adjust(Duration.minutes(5))
+      expect(yield* lowered.drain).toBe(0)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "failed", reason: "unavailable: HTTP 503", attempts: 1 }])
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
   it.effect("skips the jobs of a platform with no client, with the reason", () =>
     Effect.gen(function*() {
       yield* atRealNow
