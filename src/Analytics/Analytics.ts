@@ -294,12 +294,14 @@ export const bucketsOf = (interval: Interval, range: DateRange): Array<number> =
  */
 export const compareText = (a: string, b: string): number => {
   if (a === b) return 0
-  const left = [...a]
-  const right = [...b]
-  const length = Math.min(left.length, right.length)
+  const length = Math.min(a.length, b.length)
   for (let i = 0; i < length; i++) {
-    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!
-    if (difference !== 0) return difference < 0 ? -1 : 1
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) {
+      // The first differing UTF-16 unit starts a code point in both strings (or is the low half of two
+      // surrogate pairs with the same high half), so comparing the code points there is exact. Units
+      // alone would put U+10000 and above (surrogates) before U+E000-U+FFFF.
+      return a.codePointAt(i)! < b.codePointAt(i)! ? -1 : 1
+    }
   }
-  return left.length < right.length ? -1 : left.length > right.length ? 1 : 0
+  return a.length < b.length ? -1 : 1
 }

@@ -4,51 +4,48 @@ import { Effect, Layer } from "effect"
 import {
   Analytics,
   bucketsOf,
-  compareText,
   type Filters,
   formatDate,
   hundredfold,
   type ListQuery,
+  type MeasureKey,
   type Measures,
   periodsOf,
   type SeriesQuery
 } from "./Analytics.ts"
 
 /**
- * Analytics on PostgreSQL (or PGlite), set-based: one statement computes the counts of every row over
- * W and P in a single pass over the responses of both periods, a second one the lifetime dates of the
- * rows that need them. Nothing is queried per row.
+ * Analytics on PostgreSQL (or PGlite), set-based: one statement per request. Nothing is queried per
+ * row, and only a page of rows leaves the database.
  *
- * The database only counts (exact integers). Rounding, the changes, sorting and paging happen here on
- * those counts: the rows of a window (the sources or URLs cited in it) are a few thousand at most, and
- * the rounded values, which the order must follow (ties by name, then id), are then computed once, by
- * the same integer arithmetic as the reference implementation, never by floating-point SQL.
+ * The counts come from the daily rollups of migration 0003 (kept exact by triggers) whenever the
+ * filters allow: none, any of platforms / countries / monitors (the `group` cut), or one tag alone (the
+ * `tag` cut). Other shapes (several tags, or tags with other filters) count the raw responses and
+ * citations of both periods in one pass. Lifetime dates (no filter, no window) always come from the
+ * whole-project daily rollup.
  *
- * Indexes used: `responses (project_id, collected_at)` for the periods, the unique
- * `citations (response_id, position)` for the citations of each response, `prompt_tags` primary key
- * for the tag filter, `citations (source_id, response_id)` / `(source_url_id, response_id)` and the
- * responses' primary key for the lifetime dates. No other index is needed.
+ * Everything is exact integer arithmetic: counts, then `hundredfold` (round(100 × part / whole), half
+ * up on these non-negative integers) in SQL, the sort on those rounded integers with ties by name in
+ * code point order (`COLLATE "C"`, as `compareText`), then id. The differential test holds every path
+ * to the in-memory reference, which computes the same from the formulas.
  */
 
-interface CountRow {
+/** A row of a list page, counted and rounded by the database. */
+interface PageRow {
+  /** The number of rows of the whole list (on every row; alone, with nulls, on an empty page). */
+  readonly total: number
   readonly id: number
   readonly name: string
   /** The URL's source; null for sources. */
   readonly source_id: number | null
   readonly used_w: number
-  readonly cited_w: number
   readonly used_p: number
-  readonly cited_p: number
-  readonly total_w: number
-  readonly total_p: number
+  readonly percentage_w: number
+  readonly percentage_p: number
+  readonly hundredths_w: number
+  readonly hundredths_p: number
   readonly first_seen_on: string | null
   readonly last_seen_on: string | null
-}
-
-interface LifetimeRow {
-  readonly id: number
-  readonly first_seen_on: string
-  readonly last_seen_on: string
 }
 
 type SeriesRow =
@@ -58,6 +55,24 @@ type SeriesRow =
 
 /** A boundary of a period: whole seconds, so `to_timestamp` is exact (and works before year 1). */
 const seconds = (ms: number) => ms / 1000
+
+/** Which rollup cut answers these filters, if one does (see the module comment). */
+type Cut =
+  | { readonly kind: "all" }
+  | { readonly kind: "group"; readonly filters: Filters }
+  | { readonly kind: "tag"; readonly tagId: number }
+
+const cutOf = (filters: Filters): Cut | undefined => {
+  const { countries, monitors, platforms, tags } = filters
+  if (tags === undefined) {
+    return platforms === undefined && countries === undefined && monitors === undefined
+      ? { kind: "all" }
+      : { kind: "group", filters }
+  }
+  return tags.length === 1 && platforms === undefined && countries === undefined && monitors === undefined
+    ? { kind: "tag", tagId: tags[0]! }
+    : undefined
+}
 
 export const layerSql = Layer.effect(
   Analytics,
@@ -84,36 +99,81 @@ export const layerSql = Layer.effect(
     const dimensions = {
       source: {
         key: sql.literal("c.source_id"),
-        join: sql`JOIN sources s ON s.id = counts.id`,
-        columns: sql`s.domain AS name, NULL::bigint AS source_id`
+        rollupKey: sql.literal("source_id"),
+        rollup: "source",
+        names: sql.literal("(SELECT id, domain AS name, NULL::bigint AS source_id FROM sources)")
       },
       url: {
         key: sql.literal("c.source_url_id"),
-        join: sql`JOIN source_urls s ON s.id = counts.id`,
-        columns: sql`s.url AS name, s.source_id`
+        rollupKey: sql.literal("source_url_id"),
+        rollup: "url",
+        names: sql.literal("(SELECT id, url AS name, source_id FROM source_urls)")
       }
     } as const
     type Dimension = (typeof dimensions)[keyof typeof dimensions]
 
+    /** A UTC calendar date (of a period boundary) as a SQL `date`. */
+    const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
+
+    /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
+    const rollupOf = (prefix: "response" | "source" | "url", projectId: number, cut: Cut) => {
+      switch (cut.kind) {
+        case "all":
+          return { table: sql.literal(`${prefix}_daily`), where: sql`t.project_id = ${projectId}` }
+        case "tag":
+          return { table: sql.literal(`${prefix}_tag_daily`), where: sql`t.project_id = ${projectId} AND t.tag_id = ${cut.tagId}` }
+        case "group": {
+          const { countries, monitors, platforms } = cut.filters
+          const groups = sql.and([
+            sql`g.project_id = ${projectId}`,
+            ...(platforms === undefined ? [] : [sql`g.platform IN ${sql.in(platforms)}`]),
+            ...(countries === undefined ? [] : [sql`upper(g.country) IN ${sql.in(countries)}`]),
+            ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
+          ])
+          return {
+            table: sql.literal(`${prefix}_group_daily`),
+            where: sql`t.project_id = ${projectId} AND t.group_id IN (SELECT g.id FROM analytics_groups g WHERE ${groups})`
+          }
+        }
+      }
+    }
+
     /**
-     * The counts of every row over W and P in one pass: the responses of P ∪ W, each flagged with its
-     * period, joined to their citations once. With `withLifetime`, the lifetime dates of every row too
-     * (needed before sorting by them).
+     * The CTEs `totals (total_w, total_p)` and `counts (id, used_w, cited_w, used_p, cited_p)` of every
+     * row cited in W, from a rollup: sums of day rows.
      */
-    const counts = (projectId: number, query: ListQuery<string>, dimension: Dimension, withLifetime: boolean) => {
+    const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      const lifetime = withLifetime
-        ? sql`, lifetime AS (
-            SELECT ${dimension.key} AS id,
-              to_char(min(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first_seen_on,
-              to_char(max(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last_seen_on
-            FROM counts JOIN citations c ON ${dimension.key} = counts.id JOIN responses r ON r.id = c.response_id
-            WHERE r.project_id = ${projectId} AND r.status = 'analyzed'
-            GROUP BY ${dimension.key}
-          )`
-        : sql``
-      return sql<CountRow>`
-        WITH r AS (
+      const responses = rollupOf("response", projectId, cut)
+      const citations = rollupOf(dimension.rollup, projectId, cut)
+      const inW = sql`t.day >= ${dateOf(windowStart)}`
+      const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
+      return sql`
+        totals AS (
+          SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
+            coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
+          FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}
+        ),
+        counts AS (
+          SELECT t.${dimension.rollupKey} AS id,
+            coalesce(sum(t.used) FILTER (WHERE ${inW}), 0) AS used_w,
+            coalesce(sum(t.cited) FILTER (WHERE ${inW}), 0) AS cited_w,
+            coalesce(sum(t.used) FILTER (WHERE NOT ${inW}), 0) AS used_p,
+            coalesce(sum(t.cited) FILTER (WHERE NOT ${inW}), 0) AS cited_p
+          FROM ${citations.table} t WHERE ${citations.where} AND ${inPeriods}
+          GROUP BY t.${dimension.rollupKey}
+          HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
+        )`
+    }
+
+    /**
+     * The same CTEs from the raw tables (filter shapes no rollup cut answers): the responses of P ∪ W,
+     * each flagged with its period, joined to their citations once.
+     */
+    const rawCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension) => {
+      const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
+      return sql`
+        r AS (
           SELECT r.id, r.collected_at >= to_timestamp(${seconds(windowStart)}) AS in_w
           FROM responses r
           WHERE ${inRange(projectId, query.filters, previousStart, windowEnd)}
@@ -130,87 +190,123 @@ export const layerSql = Layer.effect(
           FROM r JOIN citations c ON c.response_id = r.id
           GROUP BY ${dimension.key}
           HAVING bool_or(r.in_w)
-        )${lifetime}
-        SELECT counts.id, ${dimension.columns}, counts.used_w, counts.cited_w, counts.used_p, counts.cited_p,
-          totals.total_w, totals.total_p,
-          ${withLifetime ? sql`lifetime.first_seen_on, lifetime.last_seen_on` : sql`NULL AS first_seen_on, NULL AS last_seen_on`}
-        FROM counts ${dimension.join} CROSS JOIN totals
-        ${withLifetime ? sql`LEFT JOIN lifetime ON lifetime.id = counts.id` : sql``}`
+        )`
     }
 
-    /** The lifetime dates of some rows (a page): no filter, no window. */
-    const lifetimes = (projectId: number, dimension: Dimension, ids: ReadonlyArray<number>) =>
-      ids.length === 0
-        ? Effect.succeed<ReadonlyArray<LifetimeRow>>([])
-        : sql<LifetimeRow>`
-            SELECT ${dimension.key} AS id,
-              to_char(min(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first_seen_on,
-              to_char(max(r.collected_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last_seen_on
-            FROM citations c JOIN responses r ON r.id = c.response_id
-            WHERE ${dimension.key} IN ${sql.in(ids)} AND r.project_id = ${projectId} AND r.status = 'analyzed'
-            GROUP BY ${dimension.key}`
+    /** `round(100 × part / whole)`, 0 when whole is 0: `hundredfold`, exact on non-negative integers. */
+    const hundredfoldSql = (part: string, whole: string) =>
+      sql.literal(`CASE WHEN ${whole} = 0 THEN 0 ELSE (200 * ${part} + ${whole}) / (2 * ${whole}) END`)
 
-    /** The measures of a row from its exact counts: decisions.md §6, rounded on integers. */
-    const measuresOf = (row: CountRow): Omit<Measures, "first_seen_on" | "last_seen_on"> => {
-      const percentageW = hundredfold(row.used_w, row.total_w)
-      const percentageP = hundredfold(row.used_p, row.total_p)
-      const hundredthsW = hundredfold(row.cited_w, row.total_w)
-      const hundredthsP = hundredfold(row.cited_p, row.total_p)
-      return {
-        used_count: row.used_w,
-        used_count_change: row.used_w - row.used_p,
-        used_percentage: percentageW,
-        used_percentage_change: percentageW - percentageP,
-        average_citations: hundredthsW / 100,
-        average_citations_change: (hundredthsW - hundredthsP) / 100
-      }
+    /** What each measure orders by, over the columns of `measured` (m) and the lifetime dates (l). */
+    const sortColumns: Record<MeasureKey, string> = {
+      used_count: "m.used_w",
+      used_count_change: "m.used_w - m.used_p",
+      used_percentage: "m.percentage_w",
+      used_percentage_change: "m.percentage_w - m.percentage_p",
+      average_citations: "m.hundredths_w",
+      average_citations_change: "m.hundredths_w - m.hundredths_p",
+      first_seen_on: "l.first_seen_on",
+      last_seen_on: "l.last_seen_on"
     }
 
-    /** Every row computed, sorted (ties: name ascending, then id), then one page of it. */
+    /** The lifetime dates of some rows (`ids`: a subquery): no filter, no window, so the daily rollup. */
+    const lifetimeOf = (projectId: number, dimension: Dimension, ids: string) =>
+      sql`SELECT d.${dimension.rollupKey} AS id, min(d.day) AS first_seen_on, max(d.day) AS last_seen_on
+        FROM ${sql.literal(`${dimension.rollup}_daily`)} d
+        WHERE d.project_id = ${projectId} AND d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
+        GROUP BY d.${dimension.rollupKey}`
+
+    /**
+     * One page of the rows cited in W, sorted (ties: name ascending by code point, then id), and the
+     * number of rows, in one statement: only the page leaves the database. Lifetime dates are read for
+     * every row when the order needs them, else for the page's rows only.
+     */
     const list = <SortBy extends string, Row>(
       projectId: number,
       query: ListQuery<SortBy>,
       dimension: Dimension,
       nameKey: SortBy,
-      view: (row: CountRow, measures: Measures) => Row
+      view: (row: PageRow, measures: Measures) => Row
     ) =>
       Effect.gen(function*() {
+        const cut = cutOf(query.filters)
+        const ctes = cut === undefined ? rawCounts(projectId, query, dimension) : rollupCounts(projectId, query, dimension, cut)
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
-        const rows = (yield* counts(projectId, query, dimension, byLifetime)).map((row) => ({
-          row,
-          measures: { ...measuresOf(row), first_seen_on: row.first_seen_on ?? "", last_seen_on: row.last_seen_on ?? "" }
-        }))
-        const sortValue = (entry: (typeof rows)[number]): string | number =>
-          query.sortBy === nameKey ? entry.row.name : entry.measures[query.sortBy as string as keyof Measures]
-        const direction = query.sortOrder === "asc" ? 1 : -1
-        rows.sort((a, b) => {
-          const x = sortValue(a)
-          const y = sortValue(b)
-          const primary = typeof x === "number" && typeof y === "number" ? Math.sign(x - y) : compareText(String(x), String(y))
-          return primary * direction || compareText(a.row.name, b.row.name) || a.row.id - b.row.id
-        })
-        const page = rows.slice(query.window.offset, query.window.offset + query.window.limit)
-        const dates = byLifetime
-          ? new Map<number, LifetimeRow>()
-          : new Map((yield* lifetimes(projectId, dimension, page.map((entry) => entry.row.id))).map((row) => [row.id, row]))
+        const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
+        const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
+        const order = sql.literal(`${primary} ${direction}, m.name COLLATE "C" ASC, m.id ASC`)
+        const rows = yield* sql<PageRow>`
+          WITH ${ctes},
+          measured AS (
+            SELECT counts.*,
+              ${hundredfoldSql("counts.used_w", "totals.total_w")} AS percentage_w,
+              ${hundredfoldSql("counts.used_p", "totals.total_p")} AS percentage_p,
+              ${hundredfoldSql("counts.cited_w", "totals.total_w")} AS hundredths_w,
+              ${hundredfoldSql("counts.cited_p", "totals.total_p")} AS hundredths_p
+            FROM counts CROSS JOIN totals
+          ),
+          page AS (
+            SELECT m.* FROM (SELECT measured.*, n.name, n.source_id FROM measured JOIN ${dimension.names} n ON n.id = measured.id) m
+            ${byLifetime ? sql`LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM counts")}) l ON l.id = m.id` : sql``}
+            ORDER BY ${order}
+            LIMIT ${query.window.limit} OFFSET ${query.window.offset}
+          )
+          SELECT (SELECT count(*) FROM counts) AS total, m.id, m.name, m.source_id,
+            m.used_w, m.used_p, m.percentage_w, m.percentage_p, m.hundredths_w, m.hundredths_p,
+            to_char(l.first_seen_on, 'YYYY-MM-DD') AS first_seen_on, to_char(l.last_seen_on, 'YYYY-MM-DD') AS last_seen_on
+          FROM (SELECT 1) AS one
+          LEFT JOIN page m ON true
+          LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM page")}) l ON l.id = m.id
+          ORDER BY ${order}`
         return {
-          rows: page.map(({ measures, row }) => {
-            const lifetime = dates.get(row.id)
-            return view(
-              row,
-              lifetime === undefined
-                ? measures
-                : { ...measures, first_seen_on: lifetime.first_seen_on, last_seen_on: lifetime.last_seen_on }
-            )
-          }),
-          total: rows.length
+          rows: rows.filter((row) => row.id !== null).map((row) =>
+            view(row, {
+              used_count: row.used_w,
+              used_count_change: row.used_w - row.used_p,
+              used_percentage: row.percentage_w,
+              used_percentage_change: row.percentage_w - row.percentage_p,
+              average_citations: row.hundredths_w / 100,
+              average_citations_change: (row.hundredths_w - row.hundredths_p) / 100,
+              first_seen_on: row.first_seen_on ?? "",
+              last_seen_on: row.last_seen_on ?? ""
+            })
+          ),
+          total: rows[0]?.total ?? 0
         }
       })
 
-    const seriesOf = (projectId: number, query: SeriesQuery) =>
-      Effect.gen(function*() {
-        const { windowEnd, windowStart } = periodsOf(query.range)
-        const rows = yield* sql<SeriesRow>`
+    /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
+    const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut) => {
+      const { windowEnd, windowStart } = periodsOf(query.range)
+      const responses = rollupOf("response", projectId, cut)
+      const urls = rollupOf("url", projectId, cut)
+      const inW = sql`t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`
+      const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
+      return sql<SeriesRow>`
+        WITH top AS (
+          SELECT u.id, u.source_id, u.url, row_number() OVER (ORDER BY cited.n DESC, u.url COLLATE "C", u.id) AS rank
+          FROM (
+            SELECT t.source_url_id, sum(t.cited) AS n FROM ${urls.table} t WHERE ${urls.where} AND ${inW}
+            GROUP BY t.source_url_id HAVING sum(t.cited) > 0
+          ) cited JOIN source_urls u ON u.id = cited.source_url_id
+          ORDER BY rank
+          LIMIT ${query.topN}
+        )
+        SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, ${bucket} AS bucket,
+          sum(t.responses) AS n
+        FROM ${responses.table} t WHERE ${responses.where} AND ${inW} GROUP BY 5
+        UNION ALL
+        SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
+        UNION ALL
+        SELECT 'hit', t.source_url_id, NULL, NULL, ${bucket}, sum(t.used)
+        FROM ${urls.table} t WHERE ${urls.where} AND ${inW} AND t.source_url_id IN (SELECT id FROM top)
+        GROUP BY t.source_url_id, 5`
+    }
+
+    /** The same from the raw tables (filter shapes no rollup cut answers). */
+    const rawSeries = (projectId: number, query: SeriesQuery) => {
+      const { windowEnd, windowStart } = periodsOf(query.range)
+      return sql<SeriesRow>`
           WITH r AS (
             SELECT r.id, to_char(date_trunc(${query.interval}, r.collected_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS bucket
             FROM responses r
@@ -235,6 +331,12 @@ export const layerSql = Layer.effect(
           SELECT 'hit', cited.source_url_id, NULL, NULL, cited.bucket, count(DISTINCT cited.response_id)
           FROM cited WHERE cited.source_url_id IN (SELECT id FROM top)
           GROUP BY cited.source_url_id, cited.bucket`
+    }
+
+    const seriesOf = (projectId: number, query: SeriesQuery) =>
+      Effect.gen(function*() {
+        const cut = cutOf(query.filters)
+        const rows = yield* (cut === undefined ? rawSeries(projectId, query) : rollupSeries(projectId, query, cut))
 
         const starts = bucketsOf(query.interval, query.range)
         const index = new Map(starts.map((start, position) => [formatDate(start), position]))

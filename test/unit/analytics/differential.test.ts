@@ -22,6 +22,7 @@ import type { ResponseStatus } from "../../../src/Domain/Response.ts"
 import { MemoryStore, MemoryTables } from "../../../src/Memory/Store.ts"
 import { type DatasetIds, type DatasetSpec, writeMemory, writeMemoryOrganization, writeSql, writeSqlOrganization } from "../../support/AnalyticsData.ts"
 import { migratedSql } from "../../support/Databases.ts"
+import { rollupMismatches } from "../../support/Rollups.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 
 /**
@@ -147,12 +148,22 @@ const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
     start: fc.integer({ min: -4, max: SPAN + 2 }),
     // Mostly short windows (many edges in the data), sometimes long ones.
     days: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 })),
-    filters: fc.record({
-      platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
-      countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
-      monitors: some(indexes(dataset.monitors.length)),
-      tags: dataset.tags === 0 ? fc.constant(undefined) : some(indexes(dataset.tags))
-    }),
+    // Each shape of filters has its own SQL path (a rollup cut, or the raw tables): all are drawn often.
+    filters: fc.oneof(
+      fc.constant({}),
+      fc.record({
+        platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
+        countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
+        monitors: some(indexes(dataset.monitors.length))
+      }),
+      dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags).map((tags) => tags.slice(0, 1)) }),
+      fc.record({
+        platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
+        countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
+        monitors: some(indexes(dataset.monitors.length)),
+        tags: dataset.tags === 0 ? fc.constant(undefined) : some(indexes(dataset.tags))
+      })
+    ),
     query: fc.oneof(
       fc.record({
         kind: fc.constant("sources" as const),
@@ -177,7 +188,95 @@ const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
   })
 }
 
-const runArb = datasetArb.chain((dataset) => fc.tuple(fc.constant(dataset), fc.array(paramsArb(dataset), { minLength: QUERIES_PER_RUN, maxLength: QUERIES_PER_RUN })))
+// ---------------------------------------------------------------------------
+// Changes after the data is written: the SQL rollups must follow every one of them
+// ---------------------------------------------------------------------------
+
+type Change =
+  | { readonly kind: "attach" | "detach"; readonly prompt: number; readonly tag: number }
+  | { readonly kind: "deletePrompt"; readonly prompt: number }
+  | { readonly kind: "deleteMonitor"; readonly monitor: number }
+  | { readonly kind: "deleteTag"; readonly tag: number }
+  | { readonly kind: "deleteResponse"; readonly response: number }
+  | { readonly kind: "setStatus"; readonly response: number; readonly status: ResponseStatus }
+
+const changesArb = (dataset: DatasetSpec): fc.Arbitrary<ReadonlyArray<Change>> => {
+  const prompt = fc.integer({ min: 0, max: dataset.prompts.length - 1 })
+  const tag = fc.integer({ min: 0, max: Math.max(0, dataset.tags - 1) })
+  const response = fc.integer({ min: 0, max: dataset.responses.length - 1 })
+  const change: fc.Arbitrary<Change> = fc.oneof(
+    ...(dataset.tags === 0 ? [] : [
+      fc.record({ kind: fc.constantFrom("attach" as const, "detach" as const), prompt, tag }),
+      fc.record({ kind: fc.constant("deleteTag" as const), tag })
+    ]),
+    fc.record({ kind: fc.constant("deletePrompt" as const), prompt }),
+    fc.record({ kind: fc.constant("deleteMonitor" as const), monitor: fc.integer({ min: 0, max: dataset.monitors.length - 1 }) }),
+    fc.record({ kind: fc.constant("deleteResponse" as const), response }),
+    fc.record({ kind: fc.constant("setStatus" as const), response, status: statusArb })
+  )
+  // Most runs keep their data as written; the others change it a few times.
+  return fc.oneof({ arbitrary: fc.constant([]), weight: 1 }, { arbitrary: fc.array(change, { minLength: 1, maxLength: 4 }), weight: 1 })
+}
+
+const changeMemory = (db: MemoryTables, ids: DatasetIds, change: Change) => {
+  switch (change.kind) {
+    case "attach": {
+      const [promptId, tagId] = [ids.prompts[change.prompt]!, ids.tags[change.tag]!]
+      if (db.prompts.has(promptId) && db.tags.has(tagId)) db.promptTags.add(`${promptId}:${tagId}`)
+      return
+    }
+    case "detach":
+      db.promptTags.delete(`${ids.prompts[change.prompt]!}:${ids.tags[change.tag]!}`)
+      return
+    case "deletePrompt":
+      return db.deletePrompt(ids.prompts[change.prompt]!)
+    case "deleteMonitor":
+      return db.deleteMonitor(ids.monitors[change.monitor]!)
+    case "deleteTag":
+      return db.deleteTag(ids.tags[change.tag]!)
+    case "deleteResponse":
+      return db.deleteResponse(ids.responses[change.response]!)
+    case "setStatus": {
+      const row = db.responses.get(ids.responses[change.response]!)
+      if (row !== undefined) db.responses.set(row.id, { ...row, status: change.status })
+      return
+    }
+  }
+}
+
+const changeSql = (ids: DatasetIds, change: Change) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    switch (change.kind) {
+      case "attach": {
+        const [promptId, tagId] = [ids.prompts[change.prompt]!, ids.tags[change.tag]!]
+        return sql`
+          INSERT INTO prompt_tags (prompt_id, tag_id)
+          SELECT ${promptId}, ${tagId} WHERE EXISTS (SELECT 1 FROM prompts WHERE id = ${promptId})
+            AND EXISTS (SELECT 1 FROM tags WHERE id = ${tagId})
+          ON CONFLICT DO NOTHING`
+      }
+      case "detach":
+        return sql`DELETE FROM prompt_tags WHERE prompt_id = ${ids.prompts[change.prompt]!} AND tag_id = ${ids.tags[change.tag]!}`
+      case "deletePrompt":
+        return sql`DELETE FROM prompts WHERE id = ${ids.prompts[change.prompt]!}`
+      case "deleteMonitor":
+        return sql`DELETE FROM monitors WHERE id = ${ids.monitors[change.monitor]!}`
+      case "deleteTag":
+        return sql`DELETE FROM tags WHERE id = ${ids.tags[change.tag]!}`
+      case "deleteResponse":
+        return sql`DELETE FROM responses WHERE id = ${ids.responses[change.response]!}`
+      case "setStatus":
+        return sql`UPDATE responses SET status = ${change.status} WHERE id = ${ids.responses[change.response]!}`
+    }
+  })
+
+const runArb = datasetArb.chain((dataset) =>
+  fc.tuple(
+    fc.constant(dataset),
+    changesArb(dataset),
+    fc.array(paramsArb(dataset), { minLength: QUERIES_PER_RUN, maxLength: QUERIES_PER_RUN })
+  )
+)
 
 // ---------------------------------------------------------------------------
 // Running a query on one store, with ids mapped back to the dataset's indexes
@@ -237,11 +336,17 @@ describe(`analytics: SQL (${sqlBackend}) against the in-memory reference`, () =>
     let runs = 0
     let nonEmpty = 0
     await fc.assert(
-      fc.asyncProperty(runArb, async ([dataset, paramsList]) => {
+      fc.asyncProperty(runArb, async ([dataset, changes, paramsList]) => {
         const db = new MemoryTables()
         const memoryIds = writeMemory(db, writeMemoryOrganization(db), dataset)
         const memory = AnalyticsMemory.layerMemory.pipe(Layer.provide(Layer.succeed(MemoryStore, db)))
         const sqlIds = await runtime.runPromise(writeSql(organization, dataset))
+        for (const change of changes) {
+          changeMemory(db, memoryIds, change)
+          await runtime.runPromise(changeSql(sqlIds, change))
+        }
+        // Every rollup still equals the raw data it sums, whatever the queries below happen to read.
+        expect(await runtime.runPromise(rollupMismatches(sqlIds.project)), JSON.stringify(changes)).toEqual({})
         runs += 1
         for (const params of paramsList) {
           const expected = await Effect.runPromise(Effect.provide(ask(params, memoryIds), memory))
@@ -256,7 +361,8 @@ describe(`analytics: SQL (${sqlBackend}) against the in-memory reference`, () =>
           if ("total" in expected ? expected.total > 0 : expected.series.length > 0) nonEmpty += 1
         }
       }),
-      { numRuns: RUNS }
+      // Shrinking a failure here takes minutes (each step writes a dataset): report the first one as found.
+      { numRuns: RUNS, endOnFailure: true }
     )
     // The generators must exercise real data, not mostly empty windows.
     expect(compared).toBe(RUNS * QUERIES_PER_RUN)

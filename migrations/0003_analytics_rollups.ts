@@ -1,0 +1,357 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/**
+ * Daily rollups of analyzed responses and their citations, kept exact by triggers, so that analytics
+ * sum a few hundred thousand day rows instead of joining millions of citations (docs/performance.md).
+ *
+ * A response is counted under its UTC day and its group: (monitor, platform, country) of the response.
+ * Each rollup holds, per day and key, `used` (responses citing the source or URL) and `cited` (their
+ * citations of it); the totals tables count the responses themselves. Three cuts of each:
+ *   - `*_daily`:       per project and day: no filter;
+ *   - `*_group_daily`: per group as well: any of the platform, country and monitor filters;
+ *   - `*_tag_daily`:   per tag the prompt carries now: a single tag filter.
+ * Other filter shapes (several tags, or tags with other filters) are answered from the raw tables.
+ *
+ * Invariant: every rollup equals the aggregate of the analyzed responses and citations that exist.
+ * The triggers keep it on every path, the API, `cli import`, plain SQL and cascades:
+ *   - inserted responses add to the totals, inserted citations to the rollups (statement triggers);
+ *   - a response leaving the set (deleted, or its status or key columns changed) subtracts all it
+ *     added, before it goes; deleting a prompt subtracts all its responses at once, and its responses'
+ *     own triggers then see the prompt gone and do nothing, so nothing is subtracted twice;
+ *   - when the project itself is gone, nothing is subtracted: its rows cascade away;
+ *   - attaching a tag to a prompt adds the prompt's responses to that tag's rollups, detaching it
+ *     subtracts them; rows of a deleted tag cascade away.
+ * Subtraction only updates existing rows (never inserts), so it cannot resurrect a deleted group.
+ */
+/** One rollup table: what it counts (responses, or uses and citations of a source or URL) and its cut. */
+interface Rollup {
+  readonly table: string
+  readonly counts: "responses" | "source_id" | "source_url_id"
+  readonly cut: "all" | "group" | "tag"
+}
+
+const rollups: ReadonlyArray<Rollup> = (["responses", "source_id", "source_url_id"] as const).flatMap((counts) =>
+  (["all", "group", "tag"] as const).map((cut) => ({
+    table: `${{ responses: "response", source_id: "source", source_url_id: "url" }[counts]}_${cut === "all" ? "" : `${cut}_`}daily`,
+    counts,
+    cut
+  }))
+)
+
+/** The rollup's key columns after (project_id, day), and the delta rows it is summed from. */
+const shapeOf = (rollup: Rollup) => {
+  const key = [...(rollup.cut === "group" ? ["group_id"] : rollup.cut === "tag" ? ["tag_id"] : []),
+    ...(rollup.counts === "responses" ? [] : [rollup.counts])]
+  const values = rollup.counts === "responses" ? ["responses"] : ["used", "cited"]
+  const aggregates = rollup.counts === "responses" ? "count(*)" : "sum(d.used), sum(d.cited)"
+  // The tags a delta counts under: the prompt's tags now, or only the tag being attached or detached
+  // (whose prompt_tags row may already be gone).
+  const tags = rollup.cut === "tag"
+    ? `CROSS JOIN LATERAL (
+        SELECT pt.tag_id FROM prompt_tags pt WHERE only_tag IS NULL AND pt.prompt_id = d.prompt_id
+        UNION ALL SELECT only_tag WHERE only_tag IS NOT NULL
+      ) tags`
+    : ""
+  const columns = ["project_id", "day", ...key]
+  const source = rollup.counts === "responses" ? "analytics_delta_responses" : "analytics_delta_citations"
+  const filter = rollup.counts === "responses" ? "" : `WHERE ${rollup.counts === "source_url_id" ? "" : "NOT "}d.by_url`
+  const select = `SELECT ${columns.map((column) => column === "tag_id" ? "tags.tag_id" : `d.${column}`).join(", ")}, ${aggregates}
+    FROM ${source} d ${tags} ${filter}
+    GROUP BY ${columns.map((column) => column === "tag_id" ? "tags.tag_id" : `d.${column}`).join(", ")}`
+  return { columns, values, select }
+}
+
+const upsert = (rollup: Rollup) => {
+  const { columns, select, values } = shapeOf(rollup)
+  return `INSERT INTO ${rollup.table} AS t (${[...columns, ...values].join(", ")})
+    ${select}
+    ON CONFLICT (${columns.join(", ")}) DO UPDATE SET ${values.map((value) => `${value} = t.${value} + excluded.${value}`).join(", ")};`
+}
+
+const subtract = (rollup: Rollup) => {
+  const { columns, select, values } = shapeOf(rollup)
+  return `UPDATE ${rollup.table} AS t SET ${values.map((value) => `${value} = t.${value} - x.${value}`).join(", ")}
+    FROM (${select}) AS x (${[...columns, ...values].join(", ")})
+    WHERE ${columns.map((column) => `t.${column} = x.${column}`).join(" AND ")};`
+}
+
+/** Scratch tables of one transaction: the rows being added or subtracted, before they are summed. */
+const deltaTables = `
+  CREATE TEMP TABLE IF NOT EXISTS analytics_delta_responses (
+    project_id bigint, day date, group_id bigint, prompt_id bigint, response_id bigint
+  ) ON COMMIT DROP;
+  CREATE TEMP TABLE IF NOT EXISTS analytics_delta_citations (
+    project_id bigint, day date, group_id bigint, prompt_id bigint, source_id bigint, source_url_id bigint,
+    used integer, cited integer, by_url boolean
+  ) ON COMMIT DROP;
+  TRUNCATE analytics_delta_responses, analytics_delta_citations;`
+
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  yield* sql`
+    CREATE TABLE analytics_groups (
+      id bigserial PRIMARY KEY,
+      project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+      monitor_id bigint NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
+      platform varchar(32) NOT NULL,
+      country char(2) NOT NULL,
+      UNIQUE (project_id, monitor_id, platform, country)
+    )`
+  yield* sql`CREATE INDEX analytics_groups_monitor_id_index ON analytics_groups (monitor_id)`
+
+  const counts = "used integer NOT NULL, cited integer NOT NULL"
+  const tables = [
+    `response_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      responses integer NOT NULL, PRIMARY KEY (project_id, day) INCLUDE (responses))`,
+    `response_group_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      group_id bigint NOT NULL REFERENCES analytics_groups (id) ON DELETE CASCADE, responses integer NOT NULL,
+      PRIMARY KEY (project_id, group_id, day) INCLUDE (responses))`,
+    `response_tag_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      tag_id bigint NOT NULL REFERENCES tags (id) ON DELETE CASCADE, responses integer NOT NULL,
+      PRIMARY KEY (project_id, tag_id, day) INCLUDE (responses))`,
+    `source_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ${counts},
+      PRIMARY KEY (project_id, day, source_id) INCLUDE (used, cited))`,
+    `source_group_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      group_id bigint NOT NULL REFERENCES analytics_groups (id) ON DELETE CASCADE,
+      source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ${counts},
+      PRIMARY KEY (project_id, group_id, day, source_id) INCLUDE (used, cited))`,
+    `source_tag_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      tag_id bigint NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+      source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE, ${counts},
+      PRIMARY KEY (project_id, tag_id, day, source_id) INCLUDE (used, cited))`,
+    `url_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      source_url_id bigint NOT NULL REFERENCES source_urls (id) ON DELETE CASCADE, ${counts},
+      PRIMARY KEY (project_id, day, source_url_id) INCLUDE (used, cited))`,
+    `url_group_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      group_id bigint NOT NULL REFERENCES analytics_groups (id) ON DELETE CASCADE,
+      source_url_id bigint NOT NULL REFERENCES source_urls (id) ON DELETE CASCADE, ${counts},
+      PRIMARY KEY (project_id, group_id, day, source_url_id) INCLUDE (used, cited))`,
+    `url_tag_daily (project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE, day date NOT NULL,
+      tag_id bigint NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+      source_url_id bigint NOT NULL REFERENCES source_urls (id) ON DELETE CASCADE, ${counts},
+      PRIMARY KEY (project_id, tag_id, day, source_url_id) INCLUDE (used, cited))`
+  ]
+  for (const table of tables) yield* sql.unsafe(`CREATE TABLE ${table}`)
+  // Each primary key leads with the cut and the day and carries the counts: a window of a cut is one
+  // index-only range scan. Lifetime dates (first/last seen) and the foreign keys' cascades look rows up
+  // by source, URL, group or tag.
+  yield* sql`CREATE INDEX source_daily_source_id_index ON source_daily (source_id, day)`
+  yield* sql`CREATE INDEX url_daily_source_url_id_index ON url_daily (source_url_id, day)`
+  for (const table of ["source_group_daily", "source_tag_daily"]) {
+    yield* sql.unsafe(`CREATE INDEX ${table}_source_id_index ON ${table} (source_id)`)
+  }
+  for (const table of ["url_group_daily", "url_tag_daily"]) {
+    yield* sql.unsafe(`CREATE INDEX ${table}_source_url_id_index ON ${table} (source_url_id)`)
+  }
+  for (const table of ["response_group_daily", "source_group_daily", "url_group_daily"]) {
+    yield* sql.unsafe(`CREATE INDEX ${table}_group_id_index ON ${table} (group_id)`)
+  }
+  for (const table of ["response_tag_daily", "source_tag_daily", "url_tag_daily"]) {
+    yield* sql.unsafe(`CREATE INDEX ${table}_tag_id_index ON ${table} (tag_id)`)
+  }
+
+  // The contributions of some responses (all their analyzed rows, citations included) with a sign.
+  // Adding upserts; subtracting only updates. `only_tag` limits the work to one tag's rollups.
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_apply(response_ids bigint[], sign integer, only_tag bigint DEFAULT NULL)
+    RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      ${deltaTables}
+      IF sign > 0 THEN
+        INSERT INTO analytics_groups (project_id, monitor_id, platform, country)
+        SELECT DISTINCT r.project_id, r.monitor_id, r.platform, r.country
+        FROM responses r WHERE r.id = ANY (response_ids) AND r.status = 'analyzed'
+        ON CONFLICT DO NOTHING;
+      END IF;
+
+      -- LEFT JOIN: while a monitor is being deleted its groups may be gone before its responses are.
+      INSERT INTO analytics_delta_responses
+      SELECT r.project_id, (r.collected_at AT TIME ZONE 'UTC')::date, g.id, r.prompt_id, r.id
+      FROM responses r
+      LEFT JOIN analytics_groups g
+        ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country
+      WHERE r.id = ANY (response_ids) AND r.status = 'analyzed';
+
+      -- Per response and source (then per response and URL): one use, its number of citations.
+      INSERT INTO analytics_delta_citations
+      SELECT d.project_id, d.day, d.group_id, d.prompt_id, c.source_id, NULL, 1, count(*), false
+      FROM analytics_delta_responses d JOIN citations c ON c.response_id = d.response_id
+      GROUP BY d.response_id, d.project_id, d.day, d.group_id, d.prompt_id, c.source_id;
+      INSERT INTO analytics_delta_citations
+      SELECT d.project_id, d.day, d.group_id, d.prompt_id, NULL, c.source_url_id, 1, count(*), true
+      FROM analytics_delta_responses d JOIN citations c ON c.response_id = d.response_id
+      GROUP BY d.response_id, d.project_id, d.day, d.group_id, d.prompt_id, c.source_url_id;
+
+      PERFORM analytics_merge(sign, only_tag);
+    END
+    $fn$`)
+
+  // The citations of one INSERT statement (in `analytics_batch`), added to responses already counted.
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_add_citations()
+    RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      ${deltaTables}
+      -- A response that already cited the source or URL (in an earlier statement) is not a new use of it.
+      WITH added AS (
+        SELECT r.id AS response_id, r.project_id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, g.id AS group_id,
+          r.prompt_id, c.source_id, c.source_url_id
+        FROM analytics_batch b
+        JOIN citations c ON c.id = b.id
+        JOIN responses r ON r.id = c.response_id AND r.status = 'analyzed'
+        JOIN analytics_groups g
+          ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country
+      ),
+      by_source AS (
+        SELECT response_id, project_id, day, group_id, prompt_id, source_id, count(*) AS cited FROM added
+        GROUP BY response_id, project_id, day, group_id, prompt_id, source_id
+      ),
+      by_url AS (
+        SELECT response_id, project_id, day, group_id, prompt_id, source_url_id, count(*) AS cited FROM added
+        GROUP BY response_id, project_id, day, group_id, prompt_id, source_url_id
+      )
+      INSERT INTO analytics_delta_citations
+      SELECT s.project_id, s.day, s.group_id, s.prompt_id, s.source_id, NULL,
+        CASE WHEN EXISTS (
+          SELECT 1 FROM citations o WHERE o.response_id = s.response_id AND o.source_id = s.source_id
+            AND NOT EXISTS (SELECT 1 FROM analytics_batch b WHERE b.id = o.id)
+        ) THEN 0 ELSE 1 END, s.cited, false
+      FROM by_source s
+      UNION ALL
+      SELECT u.project_id, u.day, u.group_id, u.prompt_id, NULL, u.source_url_id,
+        CASE WHEN EXISTS (
+          SELECT 1 FROM citations o WHERE o.response_id = u.response_id AND o.source_url_id = u.source_url_id
+            AND NOT EXISTS (SELECT 1 FROM analytics_batch b WHERE b.id = o.id)
+        ) THEN 0 ELSE 1 END, u.cited, true
+      FROM by_url u;
+
+      PERFORM analytics_merge(1, NULL);
+    END
+    $fn$`)
+
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_merge(sign integer, only_tag bigint)
+    RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF sign > 0 THEN
+        IF only_tag IS NULL THEN
+          ${rollups.filter((rollup) => rollup.cut !== "tag").map(upsert).join("\n")}
+        END IF;
+        ${rollups.filter((rollup) => rollup.cut === "tag").map(upsert).join("\n")}
+      ELSE
+        IF only_tag IS NULL THEN
+          ${rollups.filter((rollup) => rollup.cut !== "tag").map(subtract).join("\n")}
+        END IF;
+        ${rollups.filter((rollup) => rollup.cut === "tag").map(subtract).join("\n")}
+      END IF;
+    END
+    $fn$`)
+  // Responses: inserted ones add (their citations come in a later statement); one leaving subtracts,
+  // unless its prompt or project is going too (see above).
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_responses_inserted() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      PERFORM analytics_apply(ARRAY(SELECT id FROM new_rows WHERE status = 'analyzed'), 1);
+      RETURN NULL;
+    END
+    $fn$`)
+  yield* sql`
+    CREATE TRIGGER responses_analytics_inserted AFTER INSERT ON responses
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION analytics_responses_inserted()`
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_response_deleted() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF OLD.status = 'analyzed'
+        AND EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id)
+        AND EXISTS (SELECT 1 FROM prompts WHERE id = OLD.prompt_id) THEN
+        PERFORM analytics_apply(ARRAY[OLD.id], -1);
+      END IF;
+      RETURN OLD;
+    END
+    $fn$`)
+  yield* sql`
+    CREATE TRIGGER responses_analytics_deleted BEFORE DELETE ON responses
+    FOR EACH ROW EXECUTE FUNCTION analytics_response_deleted()`
+  // A change of what a response is counted under: out with the old row, in with the new one.
+  const keyChanged = ["status", "collected_at", "platform", "country", "monitor_id", "prompt_id", "project_id"]
+    .map((column) => `OLD.${column} IS DISTINCT FROM NEW.${column}`).join(" OR ")
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_response_updating() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      PERFORM analytics_apply(ARRAY[OLD.id], -1);
+      RETURN NEW;
+    END
+    $fn$`)
+  yield* sql.unsafe(`
+    CREATE TRIGGER responses_analytics_updating BEFORE UPDATE ON responses
+    FOR EACH ROW WHEN (${keyChanged}) EXECUTE FUNCTION analytics_response_updating()`)
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_response_updated() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      PERFORM analytics_apply(ARRAY[NEW.id], 1);
+      RETURN NULL;
+    END
+    $fn$`)
+  yield* sql.unsafe(`
+    CREATE TRIGGER responses_analytics_updated AFTER UPDATE ON responses
+    FOR EACH ROW WHEN (${keyChanged}) EXECUTE FUNCTION analytics_response_updated()`)
+
+  // Citations: the rows of each INSERT statement, as a batch.
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_citations_inserted() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      CREATE TEMP TABLE IF NOT EXISTS analytics_batch (id bigint PRIMARY KEY) ON COMMIT DROP;
+      TRUNCATE analytics_batch;
+      INSERT INTO analytics_batch SELECT id FROM new_rows;
+      PERFORM analytics_add_citations();
+      RETURN NULL;
+    END
+    $fn$`)
+  yield* sql`
+    CREATE TRIGGER citations_analytics_inserted AFTER INSERT ON citations
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION analytics_citations_inserted()`
+
+  // Prompts: one being deleted takes all its responses out at once, before they cascade.
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_prompt_deleted() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id) THEN
+        PERFORM analytics_apply(ARRAY(SELECT id FROM responses WHERE prompt_id = OLD.id AND status = 'analyzed'), -1);
+      END IF;
+      RETURN OLD;
+    END
+    $fn$`)
+  yield* sql`
+    CREATE TRIGGER prompts_analytics_deleted BEFORE DELETE ON prompts
+    FOR EACH ROW EXECUTE FUNCTION analytics_prompt_deleted()`
+
+  // Tags of prompts: the tag filter counts the tags a prompt carries now.
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_tag_attached() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      PERFORM analytics_apply(ARRAY(SELECT id FROM responses WHERE prompt_id = NEW.prompt_id AND status = 'analyzed'), 1, NEW.tag_id);
+      RETURN NULL;
+    END
+    $fn$`)
+  yield* sql`
+    CREATE TRIGGER prompt_tags_analytics_attached AFTER INSERT ON prompt_tags
+    FOR EACH ROW EXECUTE FUNCTION analytics_tag_attached()`
+  yield* sql.unsafe(`
+    CREATE FUNCTION analytics_tag_detached() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM tags WHERE id = OLD.tag_id) AND EXISTS (SELECT 1 FROM prompts WHERE id = OLD.prompt_id) THEN
+        PERFORM analytics_apply(ARRAY(SELECT id FROM responses WHERE prompt_id = OLD.prompt_id AND status = 'analyzed'), -1, OLD.tag_id);
+      END IF;
+      RETURN NULL;
+    END
+    $fn$`)
+  yield* sql`
+    CREATE TRIGGER prompt_tags_analytics_detached AFTER DELETE ON prompt_tags
+    FOR EACH ROW EXECUTE FUNCTION analytics_tag_detached()`
+
+  // What is already stored.
+  yield* sql`SELECT analytics_apply(ARRAY(SELECT id FROM responses WHERE status = 'analyzed'), 1)`
+})

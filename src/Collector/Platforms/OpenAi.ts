@@ -1,0 +1,66 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Redacted, Schema } from "effect"
+import type { PlatformClient, Question } from "../Platform.ts"
+import { answer, type Call, distinct, endpoint, type ProviderSettings, send } from "./Http.ts"
+
+/**
+ * ChatGPT through the OpenAI Responses API with the hosted `web_search` tool. The answer is the
+ * `output_text` parts of the `message` items; the citations are their `url_citation` annotations.
+ */
+
+const Annotation = Schema.Struct({ type: Schema.String, url: Schema.optional(Schema.String) })
+
+const ContentPart = Schema.Struct({
+  type: Schema.String,
+  text: Schema.optional(Schema.String),
+  annotations: Schema.optional(Schema.Array(Annotation))
+})
+
+/** Items other than `message` (web_search_call, reasoning) are read only for their type. */
+const OutputItem = Schema.Struct({
+  type: Schema.String,
+  content: Schema.optional(Schema.NullOr(Schema.Array(ContentPart)))
+})
+
+export const ResponsesBody = Schema.Struct({ output: Schema.Array(OutputItem) })
+
+/** The `output_text` parts of the `message` items, in order. */
+const textParts = (body: typeof ResponsesBody.Type) =>
+  body.output
+    .filter((item) => item.type === "message")
+    .flatMap((item) => item.content ?? [])
+    .filter((part) => part.type === "output_text")
+
+export const textOf = (body: typeof ResponsesBody.Type): string => textParts(body).map((part) => part.text ?? "").join("")
+
+export const answerOf = (body: typeof ResponsesBody.Type): { text: string; citations: ReadonlyArray<string> } => {
+  const parts = textParts(body)
+  return {
+    text: textOf(body),
+    citations: distinct(
+      parts.flatMap((part) => part.annotations ?? [])
+        .filter((annotation) => annotation.type === "url_citation" && annotation.url !== undefined)
+        .map((annotation) => annotation.url!)
+    )
+  }
+}
+
+export const makeOpenAi = (settings: ProviderSettings): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (client) => {
+    const call: Call = { platform: "chatgpt", secrets: [settings.apiKey] }
+    const ask = (question: Question) =>
+      send(
+        client,
+        call,
+        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/responses")).pipe(
+          HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
+          HttpClientRequest.bodyUnsafeJson({
+            model: settings.model,
+            input: question.prompt,
+            tools: [{ type: "web_search", user_location: { type: "approximate", country: question.country } }]
+          })
+        ),
+        ResponsesBody
+      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
+    return { platform: "chatgpt", ask }
+  })

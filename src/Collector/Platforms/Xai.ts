@@ -1,0 +1,42 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Redacted, Schema } from "effect"
+import type { PlatformClient, Question } from "../Platform.ts"
+import { answer, type Call, endpoint, type ProviderSettings, send } from "./Http.ts"
+import { ResponsesBody, textOf } from "./OpenAi.ts"
+
+/**
+ * Grok through xAI's Responses API with its server-side `web_search` tool. xAI retired Live Search
+ * (`search_parameters` on chat completions now answers 410 Gone), and the tool that replaced it takes no
+ * country, so none is sent. The body is shaped like OpenAI's Responses; the citations are xAI's
+ * top-level `citations`: every source the search went through, in its order.
+ */
+
+export const XaiResponsesBody = Schema.Struct({
+  ...ResponsesBody.fields,
+  citations: Schema.optional(Schema.NullOr(Schema.Array(Schema.String)))
+})
+
+export const answerOf = (body: typeof XaiResponsesBody.Type) => ({
+  text: textOf(body),
+  citations: body.citations ?? []
+})
+
+export const makeXai = (settings: ProviderSettings): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (client) => {
+    const call: Call = { platform: "grok", secrets: [settings.apiKey] }
+    const ask = (question: Question) =>
+      send(
+        client,
+        call,
+        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/responses")).pipe(
+          HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
+          HttpClientRequest.bodyUnsafeJson({
+            model: settings.model,
+            input: question.prompt,
+            tools: [{ type: "web_search" }]
+          })
+        ),
+        XaiResponsesBody
+      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
+    return { platform: "grok", ask }
+  })

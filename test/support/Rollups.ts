@@ -1,0 +1,59 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/**
+ * The analytics rollups of a project (migration 0003) against the same counts computed from scratch
+ * from the raw tables: the rows that differ, per table. Zero rows (all counts 0) are as good as absent.
+ * An empty result means the triggers kept every rollup exact.
+ */
+export const rollupMismatches = (projectId: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const cuts = {
+      daily: { key: [] as Array<string>, join: "" },
+      group_daily: {
+        key: ["group_id"],
+        join: `JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
+          ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
+      },
+      tag_daily: { key: ["tag_id"], join: "JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id" }
+    }
+    const counted = {
+      response: { key: [] as Array<string>, join: "", values: "count(*) AS responses", columns: ["responses"] },
+      source: {
+        key: ["source_id"],
+        join: "JOIN citations c ON c.response_id = r.id",
+        values: "count(DISTINCT r.id) AS used, count(*) AS cited",
+        columns: ["used", "cited"]
+      },
+      url: {
+        key: ["source_url_id"],
+        join: "JOIN citations c ON c.response_id = r.id",
+        values: "count(DISTINCT r.id) AS used, count(*) AS cited",
+        columns: ["used", "cited"]
+      }
+    }
+    const mismatches: Record<string, number> = {}
+    for (const [prefix, what] of Object.entries(counted)) {
+      for (const [suffix, cut] of Object.entries(cuts)) {
+        const table = `${prefix}_${suffix}`
+        const key = ["day", ...cut.key, ...what.key]
+        const truth = `
+          SELECT ${[...key, ...what.columns].join(", ")} FROM (
+            SELECT (r.collected_at AT TIME ZONE 'UTC')::date AS day, ${[...cut.key, ...what.key].map((k) => `${k}, `).join("")}
+              ${what.values}
+            FROM responses r ${cut.join} ${what.join}
+            WHERE r.project_id = ${projectId} AND r.status = 'analyzed'
+            GROUP BY ${key.join(", ")}
+          ) truth`
+        const stored = `
+          SELECT ${[...key, ...what.columns].join(", ")} FROM ${table}
+          WHERE project_id = ${projectId} AND (${what.columns.map((column) => `${column} <> 0`).join(" OR ")})`
+        const rows = yield* sql.unsafe<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ((${truth} EXCEPT ${stored}) UNION ALL (${stored} EXCEPT ${truth})) differing`
+        )
+        if (rows[0]!.n > 0) mismatches[table] = rows[0]!.n
+      }
+    }
+    return mismatches
+  })
