@@ -147,7 +147,11 @@ const main = demo.pipe(
       console.log(`
 Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} days.
 
-Start the server (npm start) in another terminal, then:
+Start the server in another terminal (SIMULATED_PLATFORMS=all has it answer today's runs too):
+
+  SIMULATED_PLATFORMS=all npm start
+
+then:
 
 KEY=${key}
 BASE=http://localhost:3000/api/v1
