@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { AnalyticsApi } from "./Analytics/Api.ts"
 import { BrandMentionsApi } from "./BrandMentions/Api.ts"
 import { BrandsApi } from "./Brands/Api.ts"
+import { RunsApi } from "./Collector/Runs/Api.ts"
 import * as ErrorSchemas from "./Http/ErrorSchemas.ts"
 import { cleanOpenApi } from "./Http/OpenApiCleanup.ts"
 import { MeApi } from "./Me/Api.ts"
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(ProjectsApi)
   .add(ProjectApi)
   .add(MonitorsApi)
+  .add(RunsApi)
   .add(PromptsApi)
   .add(TagsApi)
   .add(BrandsApi)

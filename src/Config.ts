@@ -13,6 +13,18 @@ export interface AppSettings {
   readonly logLevel: LogLevel.LogLevel
   /** How long in-flight requests may run on after SIGTERM before connections are cut. */
   readonly shutdownTimeoutSeconds: number
+  /** Whether the server process also runs the collector (scheduler and worker); `WORKER=off` turns it off. */
+  readonly worker: boolean
+  /** Seconds between two scheduler ticks. */
+  readonly collectorTickSeconds: number
+  /** Seconds a worker's claim holds a job before another worker may take it over. */
+  readonly collectorLeaseSeconds: number
+  /** Attempts a job may have before it is failed for good. */
+  readonly collectorMaxAttempts: number
+  /** Jobs one worker process asks at the same time. */
+  readonly collectorConcurrency: number
+  /** How many days back a slot without a run is recorded as missed. */
+  readonly collectorMissedDays: number
 }
 
 /** Log level names, in any case. */
@@ -28,6 +40,13 @@ const logLevels: Record<string, LogLevel.LogLevel> = {
   none: LogLevel.None,
   off: LogLevel.None
 }
+
+/** An integer setting with a default and a lower bound. */
+const atLeast = (name: string, fallback: number, min: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be at least ${min}`, validation: (n) => n >= min })
+  )
 
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
@@ -52,7 +71,21 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
         : Either.right(level)
     })
   ),
-  shutdownTimeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(Config.withDefault(10))
+  shutdownTimeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(Config.withDefault(10)),
+  worker: Config.string("WORKER").pipe(
+    Config.withDefault("on"),
+    Config.mapOrFail((value) => {
+      const normalized = value.trim().toLowerCase()
+      if (["on", "true", "1", "yes"].includes(normalized)) return Either.right(true)
+      if (["off", "false", "0", "no"].includes(normalized)) return Either.right(false)
+      return Either.left(ConfigError.InvalidData(["WORKER"], `Expected on or off, got "${value}"`))
+    })
+  ),
+  collectorTickSeconds: atLeast("COLLECTOR_TICK_SECONDS", 30, 1),
+  collectorLeaseSeconds: atLeast("COLLECTOR_LEASE_SECONDS", 300, 10),
+  collectorMaxAttempts: atLeast("COLLECTOR_MAX_ATTEMPTS", 3, 1),
+  collectorConcurrency: atLeast("COLLECTOR_CONCURRENCY", 4, 1),
+  collectorMissedDays: atLeast("COLLECTOR_MISSED_DAYS", 7, 0)
 })
 
 export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
@@ -66,6 +99,12 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     redisPrefix: "bvm:ratelimit:",
     logLevel: LogLevel.Info,
     shutdownTimeoutSeconds: 10,
+    worker: true,
+    collectorTickSeconds: 30,
+    collectorLeaseSeconds: 300,
+    collectorMaxAttempts: 3,
+    collectorConcurrency: 4,
+    collectorMissedDays: 7,
     ...overrides
   })
   static readonly layerWith = (overrides: Partial<AppSettings> = {}) => Layer.succeed(Settings, Settings.make(overrides))

@@ -6,6 +6,8 @@ import * as ApiKeysMemory from "./ApiKeys/RepoMemory.ts"
 import * as BrandMentions from "./BrandMentions/Repo.ts"
 import * as BrandMentionsMemory from "./BrandMentions/RepoMemory.ts"
 import * as Brands from "./Brands/Repo.ts"
+import * as Runs from "./Collector/Runs/Repo.ts"
+import * as RunsMemory from "./Collector/Runs/RepoMemory.ts"
 import * as BrandsMemory from "./Brands/RepoMemory.ts"
 import { MemoryStore } from "./Memory/Store.ts"
 import * as Monitors from "./Monitors/Repo.ts"
@@ -31,6 +33,7 @@ export const layerSql = Layer.mergeAll(
   ApiKeys.layerSql,
   Projects.layerSql,
   Monitors.layerSql,
+  Runs.layerSql,
   Prompts.layerSql,
   Tags.layerSql,
   Brands.layerSql,
@@ -47,6 +50,7 @@ export const layerMemory = Layer.mergeAll(
   ApiKeysMemory.layerMemory,
   ProjectsMemory.layerMemory,
   MonitorsMemory.layerMemory,
+  RunsMemory.layerMemory,
   PromptsMemory.layerMemory,
   TagsMemory.layerMemory,
   BrandsMemory.layerMemory,

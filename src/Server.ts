@@ -6,6 +6,10 @@ import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
 import { BrandsLive } from "./Brands/Http.ts"
+import * as Collector from "./Collector/Collector.ts"
+import * as Jobs from "./Collector/Jobs.ts"
+import * as PlatformsLive from "./Collector/PlatformsLive.ts"
+import { RunsLive } from "./Collector/Runs/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
 import * as Migrations from "./Database/Migrations.ts"
@@ -42,7 +46,7 @@ export const ApiLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive]),
       Layer.provide(MiddlewareLive)
     )
   )
@@ -53,6 +57,16 @@ export const DatabaseLive = Layer.mergeAll(Repositories.layerSql, Health.Readine
   Layer.provideMerge(Migrations.layer),
   Layer.provideMerge(Database.layer({ shareRunning: false }))
 )
+
+/**
+ * The collector (scheduler and worker) on the configured database and platforms, or nothing when
+ * `WORKER=off`: then separate `npm run worker` processes do the work.
+ */
+export const CollectorLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
+  settings.worker
+    ? Collector.layer.pipe(Layer.provide(Jobs.layerSql), Layer.provide(PlatformsLive.layer))
+    : Layer.empty
+))
 
 /** The HTTP server on `PORT`, serving the API with request ids and access logs. */
 export const HttpServerLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>

@@ -2,7 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Option } from "effect"
 import { Settings } from "./Config.ts"
 import { LoggingLive } from "./Logging.ts"
-import { DatabaseLive, HttpServerLive } from "./Server.ts"
+import { CollectorLive, DatabaseLive, HttpServerLive } from "./Server.ts"
 
 /**
  * Built after the server, so released before it: when shutdown starts, in-flight requests get
@@ -21,6 +21,7 @@ const ShutdownDeadline = Layer.scopedDiscard(Effect.gen(function*() {
 // requests finish, then the database closes.
 ShutdownDeadline.pipe(
   Layer.provideMerge(HttpServerLive),
+  Layer.provideMerge(CollectorLive),
   Layer.provide(DatabaseLive),
   Layer.provide(LoggingLive),
   Layer.provide(Settings.layer),

@@ -5,6 +5,8 @@ import type { BrandMention, Citation, Response, Source, SourceUrl } from "../Dom
 import type { Monitor } from "../Domain/Monitor.ts"
 import type { Organization } from "../Domain/Organization.ts"
 import type { Project } from "../Domain/Project.ts"
+import type { JobStatus, RunStatus, RunTrigger } from "../Domain/Run.ts"
+import type { Platform } from "../Domain/Platform.ts"
 import type { Tag } from "../Domain/Tag.ts"
 
 /**
@@ -57,6 +59,29 @@ export interface BrandMentionRow extends BrandMention {
   readonly project_id: number
 }
 
+export interface RunRow {
+  readonly id: number
+  readonly project_id: number
+  readonly monitor_id: number
+  readonly slot: Date
+  readonly trigger: RunTrigger
+  readonly status: RunStatus
+  readonly completed_at: Date | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+/** A collector job: only what the in-memory runs repository shows (its status), not the worker's lease. */
+export interface JobRow {
+  readonly id: number
+  readonly run_id: number
+  readonly prompt_id: number
+  readonly platform: Platform
+  readonly slot: Date
+  readonly status: JobStatus
+  readonly reason: string | null
+}
+
 export class MemoryTables {
   readonly organizations = new Map<number, Organization>()
   readonly apiKeys = new Map<number, ApiKey & { readonly key_hash: string }>()
@@ -75,6 +100,8 @@ export class MemoryTables {
   readonly responses = new Map<number, ResponseRow>()
   readonly citations = new Map<number, CitationRow>()
   readonly brandMentions = new Map<number, BrandMentionRow>()
+  readonly runs = new Map<number, RunRow>()
+  readonly jobs = new Map<number, JobRow>()
   private readonly sequences = new Map<string, number>()
 
   nextId(table: string): number {
@@ -97,6 +124,7 @@ export class MemoryTables {
     this.prompts.delete(id)
     for (const key of this.promptTags) if (key.startsWith(`${id}:`)) this.promptTags.delete(key)
     for (const response of [...this.responses.values()]) if (response.prompt_id === id) this.deleteResponse(response.id)
+    for (const job of [...this.jobs.values()]) if (job.prompt_id === id) this.jobs.delete(job.id)
   }
 
   deleteResponse(id: number) {
@@ -128,6 +156,11 @@ export class MemoryTables {
   deleteMonitor(id: number) {
     this.monitors.delete(id)
     for (const prompt of [...this.prompts.values()]) if (prompt.monitor_id === id) this.deletePrompt(prompt.id)
+    for (const run of [...this.runs.values()]) {
+      if (run.monitor_id !== id) continue
+      this.runs.delete(run.id)
+      for (const job of [...this.jobs.values()]) if (job.run_id === run.id) this.jobs.delete(job.id)
+    }
   }
 
   deleteProject(id: number) {

@@ -1,0 +1,180 @@
+/**
+ * `npm run demo`: a project to explore, with 90 days of answers.
+ *
+ * Creates an organization ("Demo Organization"), a project with its own brand and five competitors
+ * (aliases, domains), two daily monitors (US and DE) and twenty tagged prompts, then backfills the 90
+ * days before today: one `backfill` run per monitor and day, whose jobs the collector's worker answers
+ * with the simulated platform (docs/simulated.md) and stores through the ingestion path, each answer
+ * dated on its slot's day: 3,600 answers, a few minutes on the embedded database (it prints its
+ * progress). At the end it prints an API key and curl commands for `npm start`. DEMO_DAYS=n makes the
+ * backfill shorter.
+ *
+ * Uses the database the server uses: DATABASE_URL, or the embedded one in DATA_DIR (shared through a
+ * running server, if one holds it). Each run makes a new organization; nothing is deleted.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { ApiKeysRepo } from "../src/ApiKeys/Repo.ts"
+import { BrandsRepo } from "../src/Brands/Repo.ts"
+import * as Jobs from "../src/Collector/Jobs.ts"
+import { Platforms } from "../src/Collector/Platform.ts"
+import { RunsRepo } from "../src/Collector/Runs/Repo.ts"
+import { simulatedClient } from "../src/Collector/Simulated.ts"
+import * as Worker from "../src/Collector/Worker.ts"
+import { Settings } from "../src/Config.ts"
+import * as Database from "../src/Database/Database.ts"
+import * as Migrations from "../src/Database/Migrations.ts"
+import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
+import type { Platform } from "../src/Domain/Platform.ts"
+import { MonitorsRepo } from "../src/Monitors/Repo.ts"
+import { OrganizationsRepo } from "../src/Organizations/Repo.ts"
+import { ProjectsRepo } from "../src/Projects/Repo.ts"
+import { PromptsRepo } from "../src/Prompts/Repo.ts"
+import * as Repositories from "../src/Repositories.ts"
+import { TagsRepo } from "../src/Tags/Repo.ts"
+
+const DAYS = Number(process.env.DEMO_DAYS ?? 90)
+const DAY_MS = 86_400_000
+
+const competitors = [
+  { name: "HubSpot", aliases: ["HubSpot CRM"], domains: ["hubspot.com"] },
+  { name: "Salesforce", aliases: ["Sales Cloud"], domains: ["salesforce.com"] },
+  { name: "Pipedrive", aliases: [], domains: ["pipedrive.com"] },
+  { name: "Zoho CRM", aliases: ["Zoho"], domains: ["zoho.com"] },
+  { name: "Freshsales", aliases: ["Freshworks CRM"], domains: ["freshworks.com"] }
+]
+
+/** Prompt texts by tag name; the first ten go to the US monitor, the rest to the DE one. */
+const prompts: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["What is the best CRM for a small agency?", ["non-branded", "comparison"]],
+  ["Which CRM has the best free plan?", ["non-branded", "pricing"]],
+  ["Is Northwind CRM worth it for startups?", ["branded", "review"]],
+  ["Northwind CRM vs HubSpot: which should I choose?", ["branded", "comparison"]],
+  ["What CRM integrates best with Gmail and Slack?", ["non-branded", "integrations"]],
+  ["How much does a CRM cost for a team of ten?", ["non-branded", "pricing"]],
+  ["What are the most user-friendly sales pipeline tools?", ["non-branded"]],
+  ["Which CRM do B2B SaaS companies use?", ["non-branded", "comparison"]],
+  ["Northwind CRM reviews and alternatives", ["branded", "review"]],
+  ["What CRM is best for real estate agents?", ["non-branded"]],
+  ["Which CRM is GDPR compliant and hosted in the EU?", ["non-branded", "integrations"]],
+  ["Best CRM for German small businesses?", ["non-branded", "comparison"]],
+  ["Is Northwind CRM available in German?", ["branded"]],
+  ["Cheapest CRM with email automation?", ["non-branded", "pricing"]],
+  ["Which CRM connects to DATEV or Lexoffice?", ["non-branded", "integrations"]],
+  ["Northwind CRM pricing compared to Pipedrive", ["branded", "pricing"]],
+  ["Which CRM is best for a manufacturing sales team?", ["non-branded"]],
+  ["What do users say about Northwind CRM support?", ["branded", "review"]],
+  ["Top CRM tools for field sales in 2026", ["non-branded", "comparison"]],
+  ["Simple CRM for freelancers and consultants?", ["non-branded"]]
+]
+
+const monitors = [
+  { name: "US daily", country: "US", platforms: ["chatgpt", "perplexity"] as ReadonlyArray<Platform> },
+  { name: "DE daily", country: "DE", platforms: ["chatgpt", "google_ai_overview"] as ReadonlyArray<Platform> }
+]
+
+/** Every platform answered by the simulated platform: the demo needs no keys. */
+const SimulatedPlatforms = Layer.succeed(Platforms, Platforms.of({ client: (platform) => Option.some(simulatedClient(platform)) }))
+
+const demo = Effect.gen(function*() {
+  const organization = yield* (yield* OrganizationsRepo).create("Demo Organization")
+  const key = generateKey()
+  yield* (yield* ApiKeysRepo).create({
+    organization_id: organization.id,
+    name: "demo",
+    key_hash: hashKey(key),
+    prefix: keyPrefix(key),
+    abilities: ["*"],
+    project_ids: null,
+    expires_at: null
+  })
+
+  const projects = yield* ProjectsRepo
+  const project = yield* projects.create(organization.id, { name: "Northwind CRM", domain: "northwind-crm.example" })
+  const brands = yield* BrandsRepo
+  const own = yield* brands.create(project.id, {
+    name: "Northwind CRM",
+    aliases: ["Northwind"],
+    domains: ["northwind-crm.example"],
+    classification: "competitor",
+    segment_ids: []
+  })
+  yield* projects.update(project.id, { brand_id: own.id })
+  for (const competitor of competitors) {
+    yield* brands.create(project.id, { ...competitor, classification: "competitor", segment_ids: [] })
+  }
+
+  const tagsRepo = yield* TagsRepo
+  const seeded = yield* tagsRepo.list(project.id, { offset: 0, limit: 100 })
+  const tagIds = new Map(seeded.rows.map((tag) => [tag.name, tag.id] as const))
+  for (const [name, color] of [["comparison", "#1d4ed8"], ["pricing", "#15803d"], ["integrations", "#b45309"]] as const) {
+    tagIds.set(name, (yield* tagsRepo.create(project.id, { name, color })).id)
+  }
+
+  const monitorsRepo = yield* MonitorsRepo
+  const created = yield* Effect.forEach(monitors, (monitor) =>
+    monitorsRepo.create(project.id, { ...monitor, schedule: "daily", active: true }))
+  const promptsRepo = yield* PromptsRepo
+  for (const [index, [text, tags]] of prompts.entries()) {
+    const monitor = created[index < prompts.length / 2 ? 0 : 1]!
+    yield* promptsRepo.create(project.id, { monitor_id: monitor.id, text, tag_ids: tags.map((tag) => tagIds.get(tag)!) })
+  }
+
+  // The 90 days before today, oldest first: runs created, then worked by the worker, a day at a time.
+  const runs = yield* RunsRepo
+  const worker = yield* Worker.make({ leaseMs: 300_000, maxAttempts: 3, concurrency: 8 })
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
+  let answered = 0
+  for (let day = DAYS; day >= 1; day--) {
+    const slot = new Date(today - day * DAY_MS)
+    for (const monitor of created) yield* runs.create(monitor, { slot, trigger: "backfill", deadline: null })
+    answered += yield* worker.drain
+    if (day % 10 === 1 || day === DAYS) {
+      yield* Effect.sync(() => console.error(`backfilled ${slot.toISOString().slice(0, 10)}: ${answered} answers so far`))
+    }
+  }
+  return { key, project: project.id, monitors: created.map((monitor) => monitor.id), answered, today: new Date(today) }
+})
+
+const day = (date: Date) => date.toISOString().slice(0, 10)
+
+const main = demo.pipe(
+  Effect.flatMap(({ answered, key, monitors, project, today }) =>
+    Effect.sync(() => {
+      const start = day(new Date(today.getTime() - 30 * DAY_MS))
+      const end = day(today)
+      const window = `start_date=${start}&end_date=${end}`
+      console.log(`
+Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} days.
+
+Start the server in another terminal (SIMULATED_PLATFORMS=all has it answer today's runs too):
+
+  SIMULATED_PLATFORMS=all npm start
+
+then:
+
+KEY=${key}
+BASE=http://localhost:3000/api/v1
+api() { curl -sg -H "Authorization: Bearer $KEY" -H "Service-Project-Id: ${project}" "$@"; echo; }
+
+api "$BASE/monitors/${monitors[0]}/runs?per_page=3"
+api "$BASE/analytics/sources?${window}&sort_by=used_count&per_page=5"
+api "$BASE/analytics/source-urls?${window}&platforms[]=perplexity&per_page=5"
+api "$BASE/analytics/source-url-usage-time-series?${window}&interval=week&top_n=3"
+api "$BASE/brand-mentions?include=brand&per_page=5"
+`)
+    })
+  )
+)
+
+const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), SimulatedPlatforms).pipe(
+  Layer.provide(Migrations.layer),
+  Layer.provideMerge(Database.layer({ shareRunning: true })),
+  Layer.provide(Settings.layer)
+)
+
+main.pipe(
+  Effect.provide(Live),
+  Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+  NodeRuntime.runMain
+)

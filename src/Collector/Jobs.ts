@@ -1,0 +1,205 @@
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+import type { Platform } from "../Domain/Platform.ts"
+import type { RunTrigger } from "../Domain/Run.ts"
+import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
+
+/**
+ * The worker's side of the collector tables: claiming jobs under a lease, and finishing them. Every
+ * instant comes from the caller's clock (Effect's `Clock`), so leases and deadlines follow the same time
+ * as the scheduler, and tests can move it.
+ *
+ * Exactly once (docs/collector.md): a claim sets the job `running` and bumps `attempts`; that attempt
+ * number is the claim's fencing token. Finishing locks the job row and goes on only if it is still
+ * `running` at that attempt, so a worker whose lease expired and whose job was claimed again stores
+ * nothing. The response and the job's `succeeded` are written in one transaction.
+ */
+
+export const SLOT_ENDED_REASON = "missed: the slot ended before a worker ran it"
+
+/** A claimed job with everything needed to ask its question. */
+export interface ClaimedJob {
+  readonly id: number
+  readonly runId: number
+  readonly projectId: number
+  readonly monitorId: number
+  readonly promptId: number
+  readonly prompt: string
+  readonly platform: Platform
+  readonly country: string
+  readonly slot: Date
+  readonly trigger: RunTrigger
+  /** This claim's attempt: the fencing token of `succeed` and `finish`. */
+  readonly attempt: number
+  /** The project's own brand (projects.brand_id). */
+  readonly ownBrandId: number | null
+}
+
+/** How an attempt ended without an answer to store. `pending` puts the job back for a later attempt. */
+export type Outcome =
+  | { readonly status: "failed" | "skipped"; readonly reason: string }
+  | { readonly status: "pending"; readonly reason: string; readonly notBefore: Date }
+
+export interface ClaimOptions {
+  readonly now: Date
+  readonly leaseMs: number
+  readonly limit: number
+  readonly maxAttempts: number
+}
+
+export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
+  /**
+   * Closes what time has settled, then claims up to `limit` jobs, oldest first: pending ones due now, and
+   * running ones whose lease expired (their worker is gone). Jobs of a slot that has ended are skipped
+   * as missed; jobs whose lease expired on their last attempt are failed. `FOR UPDATE SKIP LOCKED`:
+   * concurrent workers never claim the same job.
+   */
+  readonly claim: (options: ClaimOptions) => Effect.Effect<ReadonlyArray<ClaimedJob>, SqlError.SqlError>
+  /**
+   * Stores the analysed answer and marks the job succeeded, in one transaction; false (and nothing
+   * stored) when this claim is no longer the job's.
+   */
+  readonly succeed: (
+    job: ClaimedJob,
+    response: AnalyzedResponse,
+    simulated: boolean,
+    now: Date
+  ) => Effect.Effect<boolean, SqlError.SqlError>
+  /** Records an attempt that stored nothing; false when this claim is no longer the job's. */
+  readonly finish: (job: ClaimedJob, outcome: Outcome, now: Date) => Effect.Effect<boolean, SqlError.SqlError>
+}>() {}
+
+interface ClaimedRow {
+  readonly id: number
+  readonly run_id: number
+  readonly project_id: number
+  readonly monitor_id: number
+  readonly prompt_id: number
+  readonly prompt: string
+  readonly platform: Platform
+  readonly country: string
+  readonly slot: Date
+  readonly trigger: RunTrigger
+  readonly attempts: number
+  readonly brand_id: number | null
+}
+
+export const layerSql = Layer.effect(
+  JobsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const responses = yield* ResponsesRepo
+
+    /** Completes the runs of these ids that have no job left to do. */
+    const completeRuns = (runIds: ReadonlyArray<number>, now: Date) =>
+      runIds.length === 0 ? Effect.void : sql`
+        UPDATE collector_runs r SET status = 'completed', completed_at = ${now}, updated_at = ${now}
+        WHERE r.id = ANY(${runIds}::bigint[]) AND r.status = 'running'
+          AND NOT EXISTS (SELECT 1 FROM collector_jobs j WHERE j.run_id = r.id AND j.status IN ('pending', 'running'))`.pipe(Effect.asVoid)
+
+    /**
+     * Runs `body` on the job if this claim still holds it: the run row is locked first (so two workers
+     * finishing the last two jobs of a run see each other's result), then the job row.
+     */
+    const whileClaimed = <A>(job: ClaimedJob, now: Date, body: Effect.Effect<A, SqlError.SqlError>) =>
+      Effect.gen(function*() {
+        yield* sql`SELECT id FROM collector_runs WHERE id = ${job.runId} FOR UPDATE`
+        const held = yield* sql`
+          SELECT id FROM collector_jobs WHERE id = ${job.id} AND status = 'running' AND attempts = ${job.attempt}
+          FOR UPDATE`
+        if (held.length === 0) return false
+        yield* body
+        yield* completeRuns([job.runId], now)
+        return true
+      }).pipe(sql.withTransaction)
+
+    return JobsRepo.of({
+      claim: ({ leaseMs, limit, maxAttempts, now }) =>
+        Effect.gen(function*() {
+          // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
+          const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
+          // A pending job out of attempts only exists when COLLECTOR_MAX_ATTEMPTS was lowered meanwhile.
+          const settled = sql`
+            ${missed}
+            OR (j.status = 'pending' AND j.attempts >= ${maxAttempts})
+            OR (j.status = 'running' AND j.lease_expires_at < ${now} AND j.attempts >= ${maxAttempts})`
+          const runs = yield* sql<{ id: number }>`
+            SELECT id FROM collector_runs
+            WHERE id IN (SELECT j.run_id FROM collector_jobs j WHERE ${settled})
+            ORDER BY id FOR UPDATE`
+          if (runs.length > 0) {
+            yield* sql`
+              UPDATE collector_jobs j SET
+                status = CASE WHEN ${missed} THEN 'skipped' ELSE 'failed' END,
+                reason = CASE
+                  WHEN ${missed} THEN ${SLOT_ENDED_REASON}
+                  WHEN j.status = 'pending' THEN coalesce(j.reason, 'no attempts left')
+                  ELSE 'abandoned: the worker stopped answering on attempt ' || j.attempts || ' of ' || ${maxAttempts} END,
+                lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
+              WHERE j.run_id = ANY(${runs.map((run) => run.id)}::bigint[]) AND (${settled})`
+            yield* completeRuns(runs.map((run) => run.id), now)
+          }
+          const rows = yield* sql<ClaimedRow>`
+            WITH claimed AS (
+              UPDATE collector_jobs SET
+                status = 'running', attempts = attempts + 1, lease_expires_at = ${new Date(now.getTime() + leaseMs)},
+                started_at = ${now}, not_before = NULL, updated_at = ${now}
+              WHERE id IN (
+                SELECT id FROM collector_jobs
+                WHERE status IN ('pending', 'running') AND attempts < ${maxAttempts}
+                  AND (status = 'pending' OR lease_expires_at < ${now})
+                  AND (not_before IS NULL OR not_before <= ${now})
+                  AND (deadline IS NULL OR deadline >= ${now})
+                ORDER BY id LIMIT ${limit}
+                FOR UPDATE SKIP LOCKED
+              )
+              RETURNING id, run_id, project_id, prompt_id, platform, slot, attempts
+            )
+            SELECT c.id, c.run_id, c.project_id, r.monitor_id, c.prompt_id, p.text AS prompt, c.platform, m.country,
+              c.slot, r.trigger, c.attempts, pr.brand_id
+            FROM claimed c
+            JOIN collector_runs r ON r.id = c.run_id
+            JOIN prompts p ON p.id = c.prompt_id
+            JOIN monitors m ON m.id = r.monitor_id
+            JOIN projects pr ON pr.id = c.project_id
+            ORDER BY c.id`
+          return rows.map((row): ClaimedJob => ({
+            id: row.id,
+            runId: row.run_id,
+            projectId: row.project_id,
+            monitorId: row.monitor_id,
+            promptId: row.prompt_id,
+            prompt: row.prompt,
+            platform: row.platform,
+            country: row.country,
+            slot: row.slot,
+            trigger: row.trigger,
+            attempt: row.attempts,
+            ownBrandId: row.brand_id
+          }))
+        }).pipe(sql.withTransaction),
+      succeed: (job, response, simulated, now) =>
+        whileClaimed(
+          job,
+          now,
+          Effect.gen(function*() {
+            const [stored] = yield* responses.insertAnalyzed(job.projectId, [response])
+            yield* sql`
+              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored!.id}, simulated = ${simulated},
+                lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
+              WHERE id = ${job.id}`
+          })
+        ),
+      finish: (job, outcome, now) =>
+        whileClaimed(
+          job,
+          now,
+          sql`
+            UPDATE collector_jobs SET status = ${outcome.status}, reason = ${outcome.reason.slice(0, 1000)},
+              not_before = ${outcome.status === "pending" ? outcome.notBefore : null},
+              lease_expires_at = NULL, finished_at = ${outcome.status === "pending" ? null : now}, updated_at = ${now}
+            WHERE id = ${job.id}`
+        )
+    })
+  })
+)

@@ -1,0 +1,30 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import { Api } from "../../Api.ts"
+import { NotFound } from "../../Domain/Errors.ts"
+import { CurrentProject } from "../../Http/ProjectContext.ts"
+import { paginated } from "../../Http/Responses.ts"
+import { MonitorsRepo } from "../../Monitors/Repo.ts"
+import { RunsRepo } from "./Repo.ts"
+
+export const RunsLive = HttpApiBuilder.group(Api, "runs", (handlers) =>
+  Effect.gen(function*() {
+    const runs = yield* RunsRepo
+    const monitors = yield* MonitorsRepo
+    const find = (id: number) =>
+      CurrentProject.pipe(
+        Effect.flatMap((project) => monitors.find(project.id, id)),
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Monitor" })), onSome: Effect.succeed }))
+      )
+    return handlers
+      .handle("list", ({ path, urlParams }) =>
+        Effect.flatMap(find(path.monitor), (monitor) => paginated(urlParams, (window) => runs.list(monitor.id, window))))
+      .handle("trigger", ({ path }) =>
+        Effect.gen(function*() {
+          const monitor = yield* find(path.monitor)
+          // A manual run's slot is its own instant; no deadline, it is asked whenever a worker gets to it.
+          const slot = new Date(yield* Clock.currentTimeMillis)
+          const { run } = yield* runs.create(monitor, { slot, trigger: "manual", deadline: null })
+          return { data: run }
+        }))
+  }))

@@ -1,0 +1,137 @@
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+import type { Monitor } from "../../Domain/Monitor.ts"
+import type { Page, Window } from "../../Domain/Page.ts"
+import { type JobStatus, jobStatuses, type Run, type RunStatus, type RunTrigger } from "../../Domain/Run.ts"
+
+/** The reason of every job of a slot no scheduler covered while it lasted. */
+export const MISSED_REASON = "missed: no worker ran during this slot"
+
+export interface NewRun {
+  readonly slot: Date
+  readonly trigger: RunTrigger
+  /** After it, the run's unfinished jobs are not asked any more (skipped as missed); null: never. */
+  readonly deadline: Date | null
+}
+
+/** An active daily or weekly monitor, with the slot of its latest run other than a manual one. */
+export interface ScheduledMonitor {
+  readonly monitor: Monitor
+  readonly lastSlot: Date | null
+}
+
+export class RunsRepo extends Context.Tag("RunsRepo")<RunsRepo, {
+  /** The monitor's runs, newest slot first (then id descending), with their job counts. */
+  readonly list: (monitorId: number, window: Window) => Effect.Effect<Page<Run>, SqlError.SqlError>
+  /**
+   * The run of the monitor for the slot, created with one job per prompt × platform of the monitor as it
+   * is now, in one transaction; or the run already there (`created: false`). A `missed` run's jobs are
+   * all skipped, and a run without a job to do is completed at once.
+   */
+  readonly create: (monitor: Monitor, run: NewRun) => Effect.Effect<{ readonly run: Run; readonly created: boolean }, SqlError.SqlError>
+  /** Every active monitor on a daily or weekly schedule, across projects: what the scheduler covers. */
+  readonly scheduled: () => Effect.Effect<ReadonlyArray<ScheduledMonitor>, SqlError.SqlError>
+}>() {}
+
+interface RunRow {
+  readonly id: number
+  readonly monitor_id: number
+  readonly slot: Date
+  readonly trigger: RunTrigger
+  readonly status: RunStatus
+  readonly completed_at: Date | null
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly total: number
+  readonly pending: number
+  readonly running: number
+  readonly succeeded: number
+  readonly failed: number
+  readonly skipped: number
+}
+
+export const runOfRow = ({ failed, pending, running, skipped, succeeded, total, ...run }: RunRow): Run => ({
+  id: run.id,
+  monitor_id: run.monitor_id,
+  slot: run.slot,
+  trigger: run.trigger,
+  status: run.status,
+  jobs: { total, pending, running, succeeded, failed, skipped },
+  completed_at: run.completed_at,
+  created_at: run.created_at,
+  updated_at: run.updated_at
+})
+
+const statusCount = (status: JobStatus) => `count(j.id) FILTER (WHERE j.status = '${status}') AS ${status}`
+
+export const layerSql = Layer.effect(
+  RunsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    /** The runs `runs` selects (a query of collector_runs rows), with their job counts, newest slot first. */
+    const withCounts = (runs: Statement.Fragment) =>
+      sql<RunRow>`
+        SELECT r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at,
+          count(j.id) AS total, ${sql.literal(jobStatuses.map(statusCount).join(", "))}
+        FROM (${runs}) r LEFT JOIN collector_jobs j ON j.run_id = r.id
+        GROUP BY r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at
+        ORDER BY r.slot DESC, r.id DESC`.pipe(Effect.map((rows) => rows.map(runOfRow)))
+
+    const findRun = (monitorId: number, slot: Date) =>
+      withCounts(sql`SELECT * FROM collector_runs WHERE monitor_id = ${monitorId} AND slot = ${slot}`).pipe(
+        Effect.map((runs) => runs[0]!)
+      )
+
+    return RunsRepo.of({
+      list: (monitorId, window) =>
+        Effect.all({
+          // The page of runs first, then the counts of its jobs only.
+          rows: withCounts(sql`
+            SELECT * FROM collector_runs WHERE monitor_id = ${monitorId}
+            ORDER BY slot DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
+          total: sql<{ total: number }>`SELECT count(*) AS total FROM collector_runs WHERE monitor_id = ${monitorId}`.pipe(
+            Effect.map((rows) => rows[0]!.total)
+          )
+        }),
+      create: (monitor, run) =>
+        Effect.gen(function*() {
+          const inserted = yield* sql<{ id: number }>`
+            INSERT INTO collector_runs (project_id, monitor_id, slot, trigger)
+            VALUES (${monitor.project_id}, ${monitor.id}, ${run.slot}, ${run.trigger})
+            ON CONFLICT (monitor_id, slot) DO NOTHING
+            RETURNING id`
+          if (inserted.length === 0) return { run: yield* findRun(monitor.id, run.slot), created: false }
+          const runId = inserted[0]!.id
+          const missed = run.trigger === "missed"
+          // The prompts and platforms of the monitor as they are in the database now, in one statement.
+          // A prompt already asked on a platform for this slot (under another monitor) is not asked again.
+          yield* sql`
+            INSERT INTO collector_jobs (project_id, run_id, prompt_id, platform, slot, status, reason, deadline, finished_at)
+            SELECT p.project_id, ${runId}, p.id, pl.platform, ${run.slot},
+              ${missed ? "skipped" : "pending"}, ${missed ? MISSED_REASON : null}, ${run.deadline},
+              ${missed ? sql`now()` : sql`NULL`}
+            FROM prompts p
+            JOIN monitors m ON m.id = p.monitor_id
+            CROSS JOIN LATERAL unnest(m.platforms) WITH ORDINALITY AS pl (platform, position)
+            WHERE p.monitor_id = ${monitor.id}
+            ORDER BY p.id, pl.position
+            ON CONFLICT (prompt_id, platform, slot) DO NOTHING`
+          yield* sql`
+            UPDATE collector_runs SET status = 'completed', completed_at = now(), updated_at = now()
+            WHERE id = ${runId}
+              AND NOT EXISTS (SELECT 1 FROM collector_jobs WHERE run_id = ${runId} AND status IN ('pending', 'running'))`
+          return { run: yield* findRun(monitor.id, run.slot), created: true }
+        }).pipe(sql.withTransaction),
+      scheduled: () =>
+        sql<Monitor & { last_slot: Date | null }>`
+          SELECT m.id, m.project_id, m.name, m.country, m.platforms, m.schedule, m.active, m.created_at, m.updated_at,
+            (SELECT max(r.slot) FROM collector_runs r WHERE r.monitor_id = m.id AND r.trigger <> 'manual') AS last_slot
+          FROM monitors m
+          WHERE m.active AND m.schedule IN ('daily', 'weekly')
+          ORDER BY m.id`.pipe(
+          Effect.map((rows) => rows.map(({ last_slot, ...monitor }) => ({ monitor, lastSlot: last_slot })))
+        )
+    })
+  })
+)
+

@@ -1,0 +1,87 @@
+import { Effect, Layer } from "effect"
+import { jobStatuses, type Run } from "../../Domain/Run.ts"
+import { type JobRow, MemoryStore, pageOf, type RunRow } from "../../Memory/Store.ts"
+import { MISSED_REASON, RunsRepo } from "./Repo.ts"
+
+export const layerMemory = Layer.effect(
+  RunsRepo,
+  Effect.map(MemoryStore, (db) => {
+    const view = (row: RunRow): Run => {
+      const jobs = [...db.jobs.values()].filter((job) => job.run_id === row.id)
+      const counts = Object.fromEntries(jobStatuses.map((status) => [status, jobs.filter((job) => job.status === status).length]))
+      return {
+        id: row.id,
+        monitor_id: row.monitor_id,
+        slot: row.slot,
+        trigger: row.trigger,
+        status: row.status,
+        jobs: { total: jobs.length, ...counts } as Run["jobs"],
+        completed_at: row.completed_at,
+        created_at: row.created_at,
+        updated_at: row.updated_at
+      }
+    }
+    const newestFirst = (a: RunRow, b: RunRow) => b.slot.getTime() - a.slot.getTime() || b.id - a.id
+    const ofMonitor = (monitorId: number) => [...db.runs.values()].filter((run) => run.monitor_id === monitorId)
+
+    return RunsRepo.of({
+      list: (monitorId, window) =>
+        Effect.sync(() => {
+          const page = pageOf(ofMonitor(monitorId).sort(newestFirst), window)
+          return { rows: page.rows.map(view), total: page.total }
+        }),
+      create: (monitor, input) =>
+        Effect.sync(() => {
+          const existing = ofMonitor(monitor.id).find((run) => run.slot.getTime() === input.slot.getTime())
+          if (existing) return { run: view(existing), created: false }
+          const now = db.now()
+          const missed = input.trigger === "missed"
+          const run: RunRow = {
+            id: db.nextId("collector_runs"),
+            project_id: monitor.project_id,
+            monitor_id: monitor.id,
+            slot: input.slot,
+            trigger: input.trigger,
+            status: "running",
+            completed_at: null,
+            created_at: now,
+            updated_at: now
+          }
+          db.runs.set(run.id, run)
+          const current = db.monitors.get(monitor.id)!
+          const prompts = [...db.prompts.values()].filter((prompt) => prompt.monitor_id === monitor.id).sort((a, b) => a.id - b.id)
+          for (const prompt of prompts) {
+            for (const platform of current.platforms) {
+              const taken = [...db.jobs.values()].some((job) =>
+                job.prompt_id === prompt.id && job.platform === platform && job.slot.getTime() === input.slot.getTime()
+              )
+              if (taken) continue
+              const job: JobRow = {
+                id: db.nextId("collector_jobs"),
+                run_id: run.id,
+                prompt_id: prompt.id,
+                platform,
+                slot: input.slot,
+                status: missed ? "skipped" : "pending",
+                reason: missed ? MISSED_REASON : null
+              }
+              db.jobs.set(job.id, job)
+            }
+          }
+          const open = [...db.jobs.values()].some((job) => job.run_id === run.id && (job.status === "pending" || job.status === "running"))
+          if (!open) db.runs.set(run.id, { ...run, status: "completed", completed_at: now })
+          return { run: view(db.runs.get(run.id)!), created: true }
+        }),
+      scheduled: () =>
+        Effect.sync(() =>
+          [...db.monitors.values()]
+            .filter((monitor) => monitor.active && monitor.schedule !== "manual")
+            .sort((a, b) => a.id - b.id)
+            .map((monitor) => {
+              const slots = ofMonitor(monitor.id).filter((run) => run.trigger !== "manual").map((run) => run.slot.getTime())
+              return { monitor, lastSlot: slots.length === 0 ? null : new Date(Math.max(...slots)) }
+            })
+        )
+    })
+  })
+)

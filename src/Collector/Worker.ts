@@ -1,0 +1,146 @@
+import { Clock, Duration, Effect, Either, Option } from "effect"
+import { analyze } from "../Responses/Analysis.ts"
+import { ResponsesRepo } from "../Responses/Repo.ts"
+import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
+import { isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
+import { utcDay } from "./Slots.ts"
+
+/**
+ * The worker: claims jobs, asks their platform, analyses the answer with the project's brands, and stores
+ * it through the ingestion path (docs/collector.md). Any number of workers may share one database.
+ */
+
+export const NOT_CONFIGURED_REASON = "platform not configured"
+
+export interface WorkerOptions {
+  /** How long a claim holds a job; after it, another worker may claim the job again. */
+  readonly leaseMs: number
+  /** Attempts a job may have, the one a crashed worker never finished included. */
+  readonly maxAttempts: number
+  /** Jobs asked at the same time by this worker (and claimed at once). */
+  readonly concurrency: number
+}
+
+/** The wait before attempt n + 1 after a failure that may pass: the provider's Retry-After, or 30 s doubling, at most 10 min. */
+const backoffMs = (failure: PlatformFailure, attempt: number): number =>
+  failure.retryAfter !== undefined
+    ? Duration.toMillis(failure.retryAfter)
+    : Math.min(30_000 * 2 ** (attempt - 1), 600_000)
+
+export const make = (options: WorkerOptions) =>
+  Effect.gen(function*() {
+    const jobs = yield* JobsRepo
+    const responses = yield* ResponsesRepo
+    const platforms = yield* Platforms
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    // One warning per platform and process, not one per job.
+    const warnedUnconfigured = new Set<string>()
+
+    const finish = (job: ClaimedJob, outcome: Outcome) =>
+      Effect.flatMap(now, (at) => jobs.finish(job, outcome, at)).pipe(
+        Effect.tap((held) => held ? Effect.void : Effect.logWarning("a job's claim expired before its result was recorded; it was dropped"))
+      )
+
+    const failed = (job: ClaimedJob, failure: PlatformFailure): Effect.Effect<Outcome> =>
+      Effect.map(now, (at): Outcome => {
+        const reason = `${failure.kind}: ${failure.message}`
+        return isRetryable(failure) && job.attempt < options.maxAttempts
+          ? { status: "pending", reason, notBefore: new Date(at.getTime() + backoffMs(failure, job.attempt)) }
+          : { status: "failed", reason }
+      })
+
+    const ask = (client: PlatformClient, job: ClaimedJob) =>
+      Effect.gen(function*() {
+        const brands = yield* responses.brandsForDetection(job.projectId)
+        const question: Question = {
+          platform: job.platform,
+          prompt: job.prompt,
+          promptId: job.promptId,
+          country: job.country,
+          day: utcDay(job.slot),
+          brands: brands
+            .filter((brand) => brand.classification !== "ignored")
+            .map((brand) => ({ name: brand.name, aliases: brand.aliases, domains: brand.domains, own: brand.id === job.ownBrandId }))
+        }
+        // An adapter that throws or never answers is the adapter's bug, recorded on the job; it never
+        // takes the worker down nor holds the job past its lease.
+        const answer = yield* client.ask(question).pipe(
+          Effect.timeoutFail({
+            duration: Duration.millis(Math.max(1, Math.floor(options.leaseMs / 2))),
+            onTimeout: () => new PlatformFailure({ platform: job.platform, kind: "timeout", message: "no answer within half the lease" })
+          }),
+          Effect.catchAllDefect((defect) =>
+            Effect.fail(new PlatformFailure({ platform: job.platform, kind: "malformed", message: `the adapter failed: ${String(defect)}` }))
+          ),
+          Effect.either
+        )
+        if (Either.isLeft(answer)) return yield* finish(job, yield* failed(job, answer.left))
+        const at = yield* now
+        const analyzed = analyze({
+          monitor_id: job.monitorId,
+          prompt_id: job.promptId,
+          platform: job.platform,
+          country: job.country,
+          text: answer.right.text,
+          // A backfilled answer is dated on its slot, so that it counts on the day it stands for.
+          collected_at: job.trigger === "backfill" ? job.slot : at,
+          citations: answer.right.citations
+        }, brands)
+        if (Either.isLeft(analyzed)) {
+          const detail = Object.entries(analyzed.left).map(([field, texts]) => `${field}: ${texts.join(" ")}`).join("; ")
+          return yield* finish(job, { status: "failed", reason: `malformed: ${detail}` })
+        }
+        const held = yield* jobs.succeed(job, analyzed.right, answer.right.simulated, at)
+        if (!held) yield* Effect.logWarning("a job's claim expired before its answer was stored; the answer was dropped")
+        return held
+      })
+
+    const process = (job: ClaimedJob) =>
+      Option.match(platforms.client(job.platform), {
+        onNone: () =>
+          Effect.gen(function*() {
+            if (!warnedUnconfigured.has(job.platform)) {
+              warnedUnconfigured.add(job.platform)
+              yield* Effect.logWarning(`platform ${job.platform} is not configured: its jobs are skipped`)
+            }
+            return yield* finish(job, { status: "skipped", reason: NOT_CONFIGURED_REASON })
+          }),
+        onSome: (client) => ask(client, job)
+      }).pipe(
+        Effect.annotateLogs({ job_id: job.id, run_id: job.runId, platform: job.platform }),
+        // A database failure on one job leaves it to its lease; the others go on.
+        Effect.catchAllCause((cause) => Effect.logError("a collector job could not be finished", cause).pipe(Effect.as(false)))
+      )
+
+    /** Claims one batch and works it; the number of jobs claimed. */
+    const runOnce = Effect.gen(function*() {
+      const claimed = yield* jobs.claim({
+        now: yield* now,
+        leaseMs: options.leaseMs,
+        limit: options.concurrency,
+        maxAttempts: options.maxAttempts
+      })
+      yield* Effect.forEach(claimed, process, { concurrency: options.concurrency, discard: true })
+      return claimed.length
+    })
+
+    /** Works batches while there are jobs, and polls every `idle` when there are none. Never ends. */
+    const loop = (idle: Duration.DurationInput) =>
+      runOnce.pipe(
+        Effect.catchAllCause((cause) => Effect.logError("the collector worker could not claim jobs", cause).pipe(Effect.as(0))),
+        Effect.flatMap((count) => count > 0 ? Effect.void : Effect.sleep(idle)),
+        Effect.forever
+      )
+
+    /** Works until no job is due: for tests, the demo's backfill and the CLI. */
+    const drain = Effect.gen(function*() {
+      let total = 0
+      while (true) {
+        const count = yield* runOnce
+        if (count === 0) return total
+        total += count
+      }
+    })
+
+    return { runOnce, loop, drain } as const
+  })

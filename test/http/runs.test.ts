@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { backends, startServer, type TestServer } from "../support/TestServer.ts"
+
+/** GET and POST /monitors/{monitor}/runs: a manual trigger, the list with job counts, and tenancy. */
+describe.each(backends)("monitor runs (%s)", (backend) => {
+  let server: TestServer
+  let organization: number
+  let key: string
+  beforeAll(async () => {
+    server = await startServer(backend)
+    organization = (await server.createOrganization()).id
+    key = (await server.createKey(organization, ["*"])).key
+  })
+  afterAll(() => server.close())
+
+  const created = async (path: string, project: number | undefined, body: unknown) => {
+    const reply = await server.request("POST", path, { key, project, body })
+    expect(reply.status, reply.text).toBe(201)
+    return reply.body.data.id as number
+  }
+
+  /** A project with a monitor on two platforms and `prompts` prompts. */
+  const monitorWith = async (prompts: number) => {
+    const project = await created("/api/v1/projects", undefined, { name: "Runs" })
+    const monitor = await created("/api/v1/monitors", project, { name: "US", country: "us", platforms: ["chatgpt", "claude"], schedule: "manual" })
+    for (let i = 0; i < prompts; i++) await created("/api/v1/prompts", project, { monitor_id: monitor, text: `Question ${i}?` })
+    return { project, monitor }
+  }
+
+  it("POST triggers a run now: 202 with the run and a pending job per prompt × platform", async () => {
+    const { monitor, project } = await monitorWith(3)
+    const before = Date.now()
+    const reply = await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })
+    expect(reply.status, reply.text).toBe(202)
+    const run = reply.body.data
+    expect(Object.keys(run)).toEqual(["id", "monitor_id", "slot", "trigger", "status", "jobs", "completed_at", "created_at", "updated_at"])
+    expect(run).toMatchObject({
+      monitor_id: monitor,
+      trigger: "manual",
+      status: "running",
+      jobs: { total: 6, pending: 6, running: 0, succeeded: 0, failed: 0, skipped: 0 },
+      completed_at: null
+    })
+    expect(run.slot).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(Date.parse(run.slot)).toBeGreaterThanOrEqual(before - 1000)
+  })
+
+  it("a monitor without prompts gets a completed run with no job", async () => {
+    const { monitor, project } = await monitorWith(0)
+    const reply = await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })
+    expect(reply.status).toBe(202)
+    expect(reply.body.data).toMatchObject({ status: "completed", jobs: { total: 0 } })
+    expect(reply.body.data.completed_at).not.toBeNull()
+  })
+
+  it("GET lists the monitor's runs newest first, paginated, with their counts", async () => {
+    const { monitor, project } = await monitorWith(1)
+    const ids: Array<number> = []
+    for (let i = 0; i < 3; i++) {
+      ids.push((await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })).body.data.id)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    const all = await server.request("GET", `/api/v1/monitors/${monitor}/runs`, { key, project })
+    expect(all.status).toBe(200)
+    expect(all.body.data.map((run: any) => run.id)).toEqual([...ids].reverse())
+    expect(all.body.data[0].jobs).toEqual({ total: 2, pending: 2, running: 0, succeeded: 0, failed: 0, skipped: 0 })
+    const page = await server.request("GET", `/api/v1/monitors/${monitor}/runs?per_page=1&page=2`, { key, project })
+    expect(page.body.data.map((run: any) => run.id)).toEqual([ids[1]])
+    expect(page.body.meta).toMatchObject({ current_page: 2, last_page: 3, per_page: 1, total: 3, from: 2, to: 2 })
+    expect(page.body.meta.path).toBe(`${server.baseUrl}/api/v1/monitors/${monitor}/runs`)
+    expect(page.body.links.next).toBe(`${server.baseUrl}/api/v1/monitors/${monitor}/runs?per_page=1&page=3`)
+    // Another monitor's runs are not in the list.
+    const other = await monitorWith(1)
+    const empty = await server.request("GET", `/api/v1/monitors/${other.monitor}/runs`, { key, project: other.project })
+    expect(empty.body.data).toEqual([])
+    expect(empty.body.meta.total).toBe(0)
+  })
+
+  it("answers 404 Monitor not found for a monitor of another project or organization, or none", async () => {
+    const mine = await monitorWith(1)
+    const sibling = await monitorWith(1)
+    const otherOrg = (await server.createOrganization("Other")).id
+    const otherKey = (await server.createKey(otherOrg, ["*"])).key
+    const foreignProject = (await server.request("POST", "/api/v1/projects", { key: otherKey, body: { name: "Theirs" } })).body.data.id
+    const foreign = (await server.request("POST", "/api/v1/monitors", {
+      key: otherKey,
+      project: foreignProject,
+      body: { name: "Theirs", country: "FR", platforms: ["gemini"] }
+    })).body.data.id
+    for (const monitor of [sibling.monitor, foreign, 999_999, "abc", 0]) {
+      for (const method of ["GET", "POST"]) {
+        const reply = await server.request(method, `/api/v1/monitors/${monitor}/runs`, { key, project: mine.project })
+        expect(reply.status, `${method} ${monitor}`).toBe(404)
+        expect(reply.body, `${method} ${monitor}`).toEqual({ message: "Monitor not found" })
+      }
+    }
+    // Nothing was created on the monitors named.
+    const siblingRuns = await server.request("GET", `/api/v1/monitors/${sibling.monitor}/runs`, { key, project: sibling.project })
+    expect(siblingRuns.body.meta.total).toBe(0)
+    const foreignRuns = await server.request("GET", `/api/v1/monitors/${foreign}/runs`, { key: otherKey, project: foreignProject })
+    expect(foreignRuns.body.meta.total).toBe(0)
+  })
+
+  it("needs monitors:read to list and monitors:write to trigger", async () => {
+    const { monitor, project } = await monitorWith(1)
+    const reader = (await server.createKey(organization, ["monitors:read"])).key
+    const trigger = await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key: reader, project })
+    expect(trigger.status).toBe(403)
+    expect(trigger.body).toEqual({ message: "This action is unauthorized.", required_ability: "monitors:write" })
+    expect((await server.request("GET", `/api/v1/monitors/${monitor}/runs`, { key: reader, project })).status).toBe(200)
+    expect((await server.request("GET", `/api/v1/monitors/${monitor}/runs`, { project })).status).toBe(401)
+  })
+
+  it("ignores a body, and answers a body that is not JSON the same way", async () => {
+    const { monitor, project } = await monitorWith(1)
+    const withBody = await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project, body: { slot: "2020-01-01" } })
+    expect(withBody.status).toBe(202)
+    expect(Date.parse(withBody.body.data.slot)).toBeGreaterThan(Date.parse("2025-01-01"))
+    const garbage = await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project, rawBody: "{not json" })
+    expect(garbage.status).toBeLessThan(500)
+  })
+
+  it("deleting the monitor deletes its runs", async () => {
+    const { monitor, project } = await monitorWith(2)
+    await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })
+    expect((await server.request("DELETE", `/api/v1/monitors/${monitor}`, { key, project })).status).toBe(204)
+    expect((await server.request("GET", `/api/v1/monitors/${monitor}/runs`, { key, project })).status).toBe(404)
+    if (server.sql) {
+      expect(await server.sql(`SELECT id FROM collector_runs WHERE monitor_id = ${monitor}`)).toEqual([])
+      expect(await server.sql(`SELECT j.id FROM collector_jobs j LEFT JOIN collector_runs r ON r.id = j.run_id WHERE r.id IS NULL`)).toEqual([])
+    }
+  })
+})

@@ -1,0 +1,289 @@
+import { expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
+import * as Jobs from "../../../src/Collector/Jobs.ts"
+import { type Answer, type PlatformClient, PlatformFailure, Platforms, type Question } from "../../../src/Collector/Platform.ts"
+import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
+import * as Worker from "../../../src/Collector/Worker.ts"
+import type { Platform } from "../../../src/Domain/Platform.ts"
+import type { RunTrigger } from "../../../src/Domain/Run.ts"
+import * as Repositories from "../../../src/Repositories.ts"
+import { analyze } from "../../../src/Responses/Analysis.ts"
+import { migratedSql } from "../../support/Databases.ts"
+import { sqlBackend } from "../../support/TestServer.ts"
+import { monitorWithPrompts } from "./fixtures.ts"
+
+/** The repositories, the jobs queue and raw SQL for the assertions, on one migrated database. */
+const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql))).pipe(
+  Layer.provideMerge(migratedSql)
+)
+
+const options = { leaseMs: 60_000, maxAttempts: 3, concurrency: 4 }
+
+/** A fake platform set: each configured platform answers with `behaviour`, and every question is counted. */
+const fakePlatforms = (behaviour: Partial<Record<Platform, (question: Question) => Effect.Effect<Answer, PlatformFailure>>>) => {
+  const calls = new Map<string, number>()
+  const service = Platforms.of({
+    client: (platform) => {
+      const answer = behaviour[platform]
+      if (answer === undefined) return Option.none()
+      const client: PlatformClient = {
+        platform,
+        ask: (question) =>
+          Effect.suspend(() => {
+            const key = `${question.promptId}:${platform}:${question.day}`
+            calls.set(key, (calls.get(key) ?? 0) + 1)
+            return answer(question)
+          })
+      }
+      return Option.some(client)
+    }
+  })
+  return { service, calls }
+}
+
+const answering = (question: Question): Effect.Effect<Answer, PlatformFailure> =>
+  Effect.succeed({
+    text: `For "${question.prompt}", Acme is excellent and Globex is fine. See [Acme](https://www.acme.example/pricing?utm_source=x).`,
+    citations: ["https://www.acme.example/pricing?utm_source=x", "https://review.example/crm"],
+    simulated: true
+  })
+
+const makeWorker = (platforms: ReturnType<typeof fakePlatforms>, overrides: Partial<typeof options> = {}) =>
+  Worker.make({ ...options, ...overrides }).pipe(Effect.provideService(Platforms, platforms.service))
+
+/** The test clock at the real now: the database stamps rows with the real clock. */
+const atRealNow = Effect.suspend(() => TestClock.setTime(Date.now()))
+
+/** The suite shares one database: the jobs earlier cases left unfinished are put out of the queue. */
+const emptyQueue = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql`UPDATE collector_jobs SET status = 'skipped', reason = 'test: out of the queue' WHERE status IN ('pending', 'running')`)
+
+/** A run of a fresh monitor for the current UTC day, its jobs the only ones in the queue. */
+const runNow = (setup: Parameters<typeof monitorWithPrompts>[0], trigger: RunTrigger = "schedule", deadline: Date | null = null) =>
+  Effect.gen(function*() {
+    yield* emptyQueue
+    const fixture = yield* monitorWithPrompts(setup)
+    const slot = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000)
+    const { run } = yield* (yield* RunsRepo).create(fixture.monitor, { slot, trigger, deadline })
+    return { ...fixture, run, slot }
+  })
+
+const jobsOf = (runId: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ id: number; status: string; reason: string | null; attempts: number; response_id: number | null; simulated: boolean | null }>`
+      SELECT id, status, reason, attempts, response_id, simulated FROM collector_jobs WHERE run_id = ${runId} ORDER BY id`)
+
+const runStatus = (runId: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ status: string }>`SELECT status FROM collector_runs WHERE id = ${runId}`.pipe(Effect.map((rows) => rows[0]!.status)))
+
+const responsesOf = (monitorId: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ id: number; prompt_id: number; platform: string; collected_at: Date; status: string }>`
+      SELECT id, prompt_id, platform, collected_at, status FROM responses WHERE monitor_id = ${monitorId} ORDER BY id`)
+
+layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
+  it.effect("stores an answered job as an analysed response with its citations and mentions, and completes the run", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, own, rival, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
+      const platforms = fakePlatforms({ chatgpt: answering })
+      const worker = yield* makeWorker(platforms)
+      expect(yield* worker.drain).toBe(1)
+      const [job] = yield* jobsOf(run.id)
+      expect(job).toMatchObject({ status: "succeeded", reason: null, attempts: 1, simulated: true })
+      const [response] = yield* responsesOf(monitor.id)
+      expect(job!.response_id).toBe(response!.id)
+      expect(response!.status).toBe("analyzed")
+      const sql = yield* SqlClient.SqlClient
+      const citations = yield* sql<{ url: string; position: number }>`SELECT url, position FROM citations WHERE response_id = ${response!.id} ORDER BY position`
+      expect(citations.map((c) => c.url)).toEqual(["https://www.acme.example/pricing?utm_source=x", "https://review.example/crm"])
+      const mentions = yield* sql<{ brand_id: number; position: number }>`SELECT brand_id, position FROM brand_mentions WHERE response_id = ${response!.id} ORDER BY position`
+      expect(mentions.map((m) => m.brand_id)).toEqual([own.id, rival.id])
+      expect(yield* runStatus(run.id)).toBe("completed")
+      // The question carried the project's brands, its own one marked.
+      expect(platforms.calls.size).toBe(1)
+    }))
+
+  it.effect("asks the question with the prompt, the monitor's country, the slot's day and the brands", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const asked: Array<Question> = []
+      const { prompts, slot } = yield* runNow({ prompts: 1, platforms: ["claude"] })
+      const worker = yield* makeWorker(fakePlatforms({ claude: (q) => Effect.zipRight(Effect.sync(() => asked.push(q)), answering(q)) }))
+      yield* worker.drain
+      expect(asked).toHaveLength(1)
+      expect(asked[0]).toMatchObject({ platform: "claude", prompt: prompts[0]!.text, promptId: prompts[0]!.id, country: "US", day: slot.toISOString().slice(0, 10) })
+      expect(asked[0]!.brands.map((b) => [b.name, b.own])).toEqual([["Acme", true], ["Globex", false]])
+    }))
+
+  it.effect("records a platform failure on the job with its kind and message, and stores nothing", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["perplexity"] })
+      const worker = yield* makeWorker(fakePlatforms({
+        perplexity: () => Effect.fail(new PlatformFailure({ platform: "perplexity", kind: "rejected", message: "HTTP 401: the API key was refused" }))
+      }))
+      yield* worker.drain
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "failed", reason: "rejected: HTTP 401: the API key was refused", attempts: 1, response_id: null }])
+      expect(yield* responsesOf(monitor.id)).toHaveLength(0)
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("retries a failure that may pass after its backoff, and fails it for good after the last attempt", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { run } = yield* runNow({ prompts: 1, platforms: ["grok"] })
+      const platforms = fakePlatforms({
+        grok: () => Effect.fail(new PlatformFailure({ platform: "grok", kind: "rate_limited", message: "HTTP 429", retryAfter: Duration.seconds(20) }))
+      })
+      const worker = yield* makeWorker(platforms)
+      yield* worker.drain
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "pending", reason: "rate_limited: HTTP 429", attempts: 1 }])
+      // Not before its Retry-After.
+      expect(yield* worker.drain).toBe(0)
+      yield* TestClock.adjust(Duration.seconds(21))
+      yield* worker.drain
+      yield* TestClock.adjust(Duration.seconds(21))
+      yield* worker.drain
+      yield* TestClock.adjust(Duration.seconds(21))
+      expect(yield* worker.drain).toBe(0)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "failed", reason: "rate_limited: HTTP 429", attempts: 3 }])
+      expect([...platforms.calls.values()]).toEqual([3])
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("a job waiting for a retry when the attempts are lowered below its count is failed, keeping its last reason", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { run } = yield* runNow({ prompts: 1, platforms: ["grok"] })
+      const worker = yield* makeWorker(fakePlatforms({
+        grok: () => Effect.fail(new PlatformFailure({ platform: "grok", kind: "unavailable", message: "HTTP 503" }))
+      }))
+      yield* worker.drain
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "pending", attempts: 1 }])
+      const lowered = yield* makeWorker(fakePlatforms({ grok: answering }), { maxAttempts: 1 })
+      yield* TestClock.adjust(Duration.minutes(5))
+      expect(yield* lowered.drain).toBe(0)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "failed", reason: "unavailable: HTTP 503", attempts: 1 }])
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("skips the jobs of a platform with no client, with the reason", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, run } = yield* runNow({ prompts: 2, platforms: ["chatgpt", "copilot"] })
+      const worker = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
+      yield* worker.drain
+      const jobs = yield* jobsOf(run.id)
+      expect(jobs.map((j) => j.status)).toEqual(["succeeded", "skipped", "succeeded", "skipped"])
+      expect(jobs[1]!.reason).toBe(Worker.NOT_CONFIGURED_REASON)
+      expect(yield* responsesOf(monitor.id)).toHaveLength(2)
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("fails a malformed answer and an adapter that crashes, without stopping the worker", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["gemini", "google_ai_mode", "chatgpt"] })
+      const worker = yield* makeWorker(fakePlatforms({
+        gemini: () => Effect.succeed({ text: "An answer", citations: ["javascript:alert(1)"], simulated: false }),
+        google_ai_mode: () => Effect.die(new TypeError("Cannot read properties of undefined")),
+        chatgpt: answering
+      }))
+      yield* worker.drain
+      const jobs = yield* jobsOf(run.id)
+      expect(jobs.map((j) => j.status)).toEqual(["failed", "failed", "succeeded"])
+      expect(jobs[0]!.reason).toMatch(/^malformed: citations\.0: /)
+      expect(jobs[1]!.reason).toMatch(/^malformed: the adapter failed: TypeError/)
+      expect(yield* responsesOf(monitor.id)).toHaveLength(1)
+    }))
+
+  it.effect("a crash between claim and store: the job is claimed again after the lease, and the answer is stored once", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
+      const jobs = yield* Jobs.JobsRepo
+      // The crashed worker: claimed, asked, never came back in time.
+      const [crashed] = yield* jobs.claim({ now: new Date(yield* Clock.currentTimeMillis), leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts })
+      expect(crashed).toBeDefined()
+      const platforms = fakePlatforms({ chatgpt: answering })
+      const worker = yield* makeWorker(platforms)
+      // Within the lease, nobody else takes the job.
+      expect(yield* worker.drain).toBe(0)
+      yield* TestClock.adjust(Duration.millis(options.leaseMs + 1))
+      expect(yield* worker.drain).toBe(1)
+      // The crashed worker wakes up with its answer: refused, nothing stored twice.
+      const late = analyze({ monitor_id: monitor.id, prompt_id: crashed!.promptId, platform: "chatgpt", country: "US", text: "Late.", collected_at: new Date(), citations: [] }, [])
+      expect(late._tag).toBe("Right")
+      if (late._tag === "Right") expect(yield* jobs.succeed(crashed!, late.right, false, new Date())).toBe(false)
+      expect(yield* jobs.finish(crashed!, { status: "failed", reason: "late" }, new Date())).toBe(false)
+      expect(yield* responsesOf(monitor.id)).toHaveLength(1)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "succeeded", attempts: 2 }])
+    }))
+
+  it.effect("a job whose worker vanished on its last attempt is failed as abandoned, not retried forever", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
+      const jobs = yield* Jobs.JobsRepo
+      for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
+        const now = new Date(Date.now() + attempt * (options.leaseMs + 1))
+        const claimed = yield* jobs.claim({ now, leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts })
+        expect(claimed.map((job) => job.attempt)).toEqual([attempt])
+      }
+      const after = new Date(Date.now() + (options.maxAttempts + 1) * (options.leaseMs + 1))
+      expect(yield* jobs.claim({ now: after, leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts })).toEqual([])
+      const [job] = yield* jobsOf(run.id)
+      expect(job).toMatchObject({ status: "failed", attempts: 3 })
+      expect(job!.reason).toMatch(/^abandoned/)
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("a scheduled job not asked before its slot ended is skipped as missed", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const deadline = new Date(Date.now() + 60_000)
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] }, "schedule", deadline)
+      yield* TestClock.adjust(Duration.minutes(2))
+      const worker = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
+      expect(yield* worker.drain).toBe(0)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "skipped", reason: Jobs.SLOT_ENDED_REASON }])
+      expect(yield* responsesOf(monitor.id)).toHaveLength(0)
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("a backfilled answer is dated on its slot", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      yield* emptyQueue
+      const fixture = yield* monitorWithPrompts({ prompts: 1, platforms: ["chatgpt"] })
+      const slot = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 30 * 86_400_000)
+      yield* (yield* RunsRepo).create(fixture.monitor, { slot, trigger: "backfill", deadline: null })
+      const worker = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
+      yield* worker.drain
+      expect((yield* responsesOf(fixture.monitor.id)).map((r) => r.collected_at)).toEqual([slot])
+    }))
+
+  // The platform's delay is real time (a timer outside Effect), so the two workers truly interleave.
+  it.effect("two workers on one database never ask a job twice nor store its answer twice", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, run } = yield* runNow({ prompts: 10, platforms: ["chatgpt", "perplexity", "claude"] })
+      const slow = (question: Question) =>
+        Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2))).pipe(Effect.zipRight(answering(question)))
+      const platforms = fakePlatforms({ chatgpt: slow, perplexity: slow, claude: slow })
+      const a = yield* makeWorker(platforms, { concurrency: 3 })
+      const b = yield* makeWorker(platforms, { concurrency: 3 })
+      const [byA, byB] = yield* Effect.all([a.drain, b.drain], { concurrency: 2 })
+      expect(byA + byB).toBe(30)
+      expect(platforms.calls.size).toBe(30)
+      expect([...platforms.calls.values()].every((count) => count === 1)).toBe(true)
+      const responses = yield* responsesOf(monitor.id)
+      expect(responses).toHaveLength(30)
+      expect(new Set(responses.map((r) => `${r.prompt_id}:${r.platform}`)).size).toBe(30)
+      expect((yield* jobsOf(run.id)).every((job) => job.status === "succeeded" && job.attempts === 1)).toBe(true)
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+})
