@@ -154,11 +154,19 @@ export const layerSql = Layer.effect(
       }
     }
 
-    /** The rows of `[from, to)` (ms, midnights): `day` within one of the ranges; none is `false`. */
-    const within = (ranges: ReadonlyArray<readonly [number, number]>) =>
-      ranges.length === 0
-        ? sql`false`
-        : sql.or(ranges.map(([from, to]) => sql`(t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)})`))
+    /**
+     * The rows of a rollup within some day ranges (`[from, to)`, ms, midnights): one branch per range,
+     * so that each is a range of the primary key (an OR of ranges would scan the cut's whole history).
+     */
+    const rowsWithin = (
+      rollup: { readonly table: Fragment; readonly where: Fragment },
+      key: Fragment,
+      ranges: ReadonlyArray<readonly [number, number]>
+    ) =>
+      ranges.map((range) =>
+        sql`SELECT t.${key} AS id, t.day, t.used, t.cited FROM ${rollup.table} t
+          WHERE ${rollup.where} AND t.day >= ${dateOf(range[0])} AND t.day < ${dateOf(range[1])}`
+      )
 
     /**
      * The CTEs `totals (total_w, total_p)` and `counts (id, used_w, cited_w, used_p, cited_p)` of every
@@ -174,6 +182,10 @@ export const layerSql = Layer.effect(
       const monthly = rollupOf(dimension.rollup, projectId, cut, "monthly")
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
+      const branches = [
+        ...rowsWithin(daily, dimension.rollupKey, periods.flatMap((period) => period.days)),
+        ...rowsWithin(monthly, dimension.rollupKey, periods.flatMap((period) => period.months))
+      ]
       return sql`
         totals AS (
           SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
@@ -186,13 +198,7 @@ export const layerSql = Layer.effect(
             coalesce(sum(t.cited) FILTER (WHERE ${inW}), 0) AS cited_w,
             coalesce(sum(t.used) FILTER (WHERE NOT ${inW}), 0) AS used_p,
             coalesce(sum(t.cited) FILTER (WHERE NOT ${inW}), 0) AS cited_p
-          FROM (
-            SELECT t.${dimension.rollupKey} AS id, t.day, t.used, t.cited FROM ${daily.table} t
-            WHERE ${daily.where} AND ${within(periods.flatMap((period) => period.days))}
-            UNION ALL
-            SELECT t.${dimension.rollupKey}, t.day, t.used, t.cited FROM ${monthly.table} t
-            WHERE ${monthly.where} AND ${within(periods.flatMap((period) => period.months))}
-          ) t
+          FROM (${sql.join(" UNION ALL ", false)(branches)}) t
           GROUP BY t.id
           HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
         )`
@@ -314,10 +320,16 @@ export const layerSql = Layer.effect(
       const urls = rollupOf("url", projectId, cut)
       const inW = sql`t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
+      // The ranking needs W's citations per URL only: whole months from the monthly rows.
+      const split = splitByMonths(windowStart, windowEnd)
+      const ranking = [
+        ...rowsWithin(urls, sql.literal("source_url_id"), split.days),
+        ...rowsWithin(rollupOf("url", projectId, cut, "monthly"), sql.literal("source_url_id"), split.months)
+      ]
       return sql<SeriesRow>`
         WITH cited AS (
-          SELECT t.source_url_id, sum(t.cited) AS n FROM ${urls.table} t WHERE ${urls.where} AND ${inW}
-          GROUP BY t.source_url_id HAVING sum(t.cited) > 0
+          SELECT t.id AS source_url_id, sum(t.cited) AS n FROM (${sql.join(" UNION ALL ", false)(ranking)}) t
+          GROUP BY t.id HAVING sum(t.cited) > 0
         ),
         -- Only URLs cited at least as often as the N-th need their names (for the ties).
         contenders AS (
