@@ -34,12 +34,12 @@ import { Effect } from "effect"
 interface Rollup {
   readonly table: string
   readonly counts: "responses" | "source_id" | "source_url_id"
-  readonly cut: "all" | "group" | "tag"
+  readonly cut: "all" | "group" | "tag" | "tag_group"
   readonly grain: "daily" | "monthly"
 }
 
 const rollups: ReadonlyArray<Rollup> = (["responses", "source_id", "source_url_id"] as const).flatMap((counts) =>
-  (["all", "group", "tag"] as const).flatMap((cut) =>
+  (["all", "group", "tag", "tag_group"] as const).flatMap((cut) =>
     (counts === "responses" ? ["daily"] as const : ["daily", "monthly"] as const).map((grain) => ({
       table: `${{ responses: "response", source_id: "source", source_url_id: "url" }[counts]}_${cut === "all" ? "" : `${cut}_`}${grain}`,
       counts,
@@ -49,15 +49,21 @@ const rollups: ReadonlyArray<Rollup> = (["responses", "source_id", "source_url_i
   )
 )
 
+/** The columns of a rollup's cut: none, the group, the tag, or both. */
+const cutKey = (rollup: Rollup): Array<string> =>
+  ({ all: [], group: ["group_id"], tag: ["tag_id"], tag_group: ["tag_id", "group_id"] })[rollup.cut]
+
+/** Whether the rollup counts per tag (and so follows tags attached and detached). */
+const byTag = (rollup: Rollup) => rollup.cut === "tag" || rollup.cut === "tag_group"
+
 /** The rollup's key columns after (project_id, day), and the delta rows it is summed from. */
 const shapeOf = (rollup: Rollup) => {
-  const key = [...(rollup.cut === "group" ? ["group_id"] : rollup.cut === "tag" ? ["tag_id"] : []),
-    ...(rollup.counts === "responses" ? [] : [rollup.counts])]
+  const key = [...cutKey(rollup), ...(rollup.counts === "responses" ? [] : [rollup.counts])]
   const values = rollup.counts === "responses" ? ["responses"] : ["used", "cited"]
   const aggregates = rollup.counts === "responses" ? "count(*)" : "sum(d.used), sum(d.cited)"
   // The tags a delta counts under: the prompt's tags now, or only the tag being attached or detached
   // (whose prompt_tags row may already be gone).
-  const tags = rollup.cut === "tag"
+  const tags = byTag(rollup)
     ? `CROSS JOIN LATERAL (
         SELECT pt.tag_id FROM prompt_tags pt WHERE only_tag IS NULL AND pt.prompt_id = d.prompt_id
         UNION ALL SELECT only_tag WHERE only_tag IS NOT NULL
@@ -129,7 +135,7 @@ export default Effect.gen(function*() {
   for (const rollup of rollups) {
     const { columns, values } = shapeOf(rollup)
     const key = columns.slice(2)
-    const primaryKey = rollup.cut === "all" ? ["project_id", "day", ...key] : ["project_id", key[0]!, "day", ...key.slice(1)]
+    const primaryKey = ["project_id", ...cutKey(rollup), "day", ...key.slice(cutKey(rollup).length)]
     yield* sql.unsafe(`
       CREATE TABLE ${rollup.table} (
         project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
@@ -229,14 +235,14 @@ export default Effect.gen(function*() {
     BEGIN
       IF sign > 0 THEN
         IF only_tag IS NULL THEN
-          ${rollups.filter((rollup) => rollup.cut !== "tag").map(upsert).join("\n")}
+          ${rollups.filter((rollup) => !byTag(rollup)).map(upsert).join("\n")}
         END IF;
-        ${rollups.filter((rollup) => rollup.cut === "tag").map(upsert).join("\n")}
+        ${rollups.filter(byTag).map(upsert).join("\n")}
       ELSE
         IF only_tag IS NULL THEN
-          ${rollups.filter((rollup) => rollup.cut !== "tag").map(subtract).join("\n")}
+          ${rollups.filter((rollup) => !byTag(rollup)).map(subtract).join("\n")}
         END IF;
-        ${rollups.filter((rollup) => rollup.cut === "tag").map(subtract).join("\n")}
+        ${rollups.filter(byTag).map(subtract).join("\n")}
       END IF;
     END
     $fn$`)

@@ -58,23 +58,21 @@ type SeriesRow =
 /** A boundary of a period: whole seconds, so `to_timestamp` is exact (and works before year 1). */
 const seconds = (ms: number) => ms / 1000
 
-/** Which rollup cut answers these filters, if one does (see the module comment). */
+/** Which rollup cut answers these filters (see the module comment). */
 type Cut =
   | { readonly kind: "all" }
   | { readonly kind: "group"; readonly filters: Filters }
-  | { readonly kind: "tag"; readonly tagId: number }
+  | { readonly kind: "tag"; readonly tags: ReadonlyArray<number>; readonly filters: Filters }
 
-const cutOf = (filters: Filters): Cut | undefined => {
-  const { countries, monitors, platforms, tags } = filters
-  if (tags === undefined) {
-    return platforms === undefined && countries === undefined && monitors === undefined
-      ? { kind: "all" }
-      : { kind: "group", filters }
-  }
-  return tags.length === 1 && platforms === undefined && countries === undefined && monitors === undefined
-    ? { kind: "tag", tagId: tags[0]! }
-    : undefined
-}
+const hasGroupFilter = ({ countries, monitors, platforms }: Filters) =>
+  platforms !== undefined || countries !== undefined || monitors !== undefined
+
+const cutOf = (filters: Filters): Cut =>
+  filters.tags !== undefined
+    ? { kind: "tag", tags: filters.tags, filters }
+    : hasGroupFilter(filters)
+    ? { kind: "group", filters }
+    : { kind: "all" }
 
 /**
  * `[from, to)` (ms, midnights) as its whole calendar months (at most one range) and the days before and
@@ -132,27 +130,63 @@ export const layerSql = Layer.effect(
     const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
 
     /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
+    /** The ids of the project's groups (monitor, platform, country) that pass the filters. */
+    const groupsOf = (projectId: number, { countries, monitors, platforms }: Filters) =>
+      sql`SELECT g.id FROM analytics_groups g WHERE ${
+        sql.and([
+          sql`g.project_id = ${projectId}`,
+          ...(platforms === undefined ? [] : [sql`g.platform IN ${sql.in(platforms)}`]),
+          ...(countries === undefined ? [] : [sql`upper(g.country) IN ${sql.in(countries)}`]),
+          ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
+        ])
+      }`
+
+    /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
     const rollupOf = (prefix: "response" | "source" | "url", projectId: number, cut: Cut, grain: "daily" | "monthly" = "daily") => {
       switch (cut.kind) {
         case "all":
           return { table: sql.literal(`${prefix}_${grain}`), where: sql`t.project_id = ${projectId}` }
-        case "tag":
-          return { table: sql.literal(`${prefix}_tag_${grain}`), where: sql`t.project_id = ${projectId} AND t.tag_id = ${cut.tagId}` }
-        case "group": {
-          const { countries, monitors, platforms } = cut.filters
-          const groups = sql.and([
-            sql`g.project_id = ${projectId}`,
-            ...(platforms === undefined ? [] : [sql`g.platform IN ${sql.in(platforms)}`]),
-            ...(countries === undefined ? [] : [sql`upper(g.country) IN ${sql.in(countries)}`]),
-            ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
-          ])
+        case "group":
           return {
             table: sql.literal(`${prefix}_group_${grain}`),
-            where: sql`t.project_id = ${projectId} AND t.group_id IN (SELECT g.id FROM analytics_groups g WHERE ${groups})`
+            where: sql`t.project_id = ${projectId} AND t.group_id IN (${groupsOf(projectId, cut.filters)})`
           }
-        }
+        case "tag":
+          return hasGroupFilter(cut.filters)
+            ? {
+              table: sql.literal(`${prefix}_tag_group_${grain}`),
+              where: sql`t.project_id = ${projectId} AND t.tag_id IN ${sql.in(cut.tags)}
+                AND t.group_id IN (${groupsOf(projectId, cut.filters)})`
+            }
+            : { table: sql.literal(`${prefix}_tag_${grain}`), where: sql`t.project_id = ${projectId} AND t.tag_id IN ${sql.in(cut.tags)}` }
       }
     }
+
+    /**
+     * Summing the rows of several tags counts a response whose prompt carries k ≥ 2 of them k times: the
+     * correction takes (k - 1) of it back. These are the responses of [from, to) passing the other
+     * filters whose prompt carries two or more of the tags, with k - 1 as `w`, read from the raw tables
+     * (only the prompts tagged more than once among the given tags). None for fewer than 2 tags.
+     */
+    const overlapOf = (projectId: number, cut: Cut, from: number, to: number) =>
+      cut.kind !== "tag" || cut.tags.length < 2 ? undefined : sql`
+        SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, o.k - 1 AS w
+        FROM responses r
+        JOIN (
+          SELECT pt.prompt_id, count(*) AS k FROM prompt_tags pt WHERE pt.tag_id IN ${sql.in(cut.tags)}
+          GROUP BY pt.prompt_id HAVING count(*) > 1
+        ) o ON o.prompt_id = r.prompt_id
+        WHERE ${inRange(projectId, { ...cut.filters, tags: undefined }, from, to)}`
+
+    /** The correction's rows for the response totals: (day, responses), negative. */
+    // Integers like the rollups' columns, so that the sums stay bigint (a numeric sum would divide exactly).
+    const overlapTotals = (overlap: Fragment) => sql`SELECT o.day, (-o.w)::integer AS responses FROM (${overlap}) o`
+
+    /** The correction's rows for a source or URL (`key` a column of citations `c`): (id, day, used, cited), negative. */
+    const overlapCitations = (overlap: Fragment, key: Fragment) => sql`
+      SELECT ${key} AS id, o.day, (-o.w)::integer AS used, (-o.w * count(*))::integer AS cited
+      FROM (${overlap}) o JOIN citations c ON c.response_id = o.id
+      GROUP BY ${key}, o.id, o.day, o.w`
 
     /**
      * The rows of a rollup within some day ranges (`[from, to)`, ms, midnights): one branch per range,
@@ -180,17 +214,23 @@ export const layerSql = Layer.effect(
       const responses = rollupOf("response", projectId, cut)
       const daily = rollupOf(dimension.rollup, projectId, cut)
       const monthly = rollupOf(dimension.rollup, projectId, cut, "monthly")
+      const overlap = overlapOf(projectId, cut, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
+      const responseRows = [
+        sql`SELECT t.day, t.responses FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}`,
+        ...(overlap === undefined ? [] : [overlapTotals(overlap)])
+      ]
       const branches = [
         ...rowsWithin(daily, dimension.rollupKey, periods.flatMap((period) => period.days)),
-        ...rowsWithin(monthly, dimension.rollupKey, periods.flatMap((period) => period.months))
+        ...rowsWithin(monthly, dimension.rollupKey, periods.flatMap((period) => period.months)),
+        ...(overlap === undefined ? [] : [overlapCitations(overlap, dimension.key)])
       ]
       return sql`
         totals AS (
           SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
             coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
-          FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}
+          FROM (${sql.join(" UNION ALL ", false)(responseRows)}) t
         ),
         counts AS (
           SELECT t.id,
@@ -201,33 +241,6 @@ export const layerSql = Layer.effect(
           FROM (${sql.join(" UNION ALL ", false)(branches)}) t
           GROUP BY t.id
           HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
-        )`
-    }
-
-    /**
-     * The same CTEs from the raw tables (filter shapes no rollup cut answers): the responses of P ∪ W,
-     * each flagged with its period, joined to their citations once.
-     */
-    const rawCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension) => {
-      const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      return sql`
-        r AS (
-          SELECT r.id, r.collected_at >= to_timestamp(${seconds(windowStart)}) AS in_w
-          FROM responses r
-          WHERE ${inRange(projectId, query.filters, previousStart, windowEnd)}
-        ),
-        totals AS (
-          SELECT count(*) FILTER (WHERE in_w) AS total_w, count(*) FILTER (WHERE NOT in_w) AS total_p FROM r
-        ),
-        counts AS (
-          SELECT ${dimension.key} AS id,
-            count(DISTINCT r.id) FILTER (WHERE r.in_w) AS used_w,
-            count(*) FILTER (WHERE r.in_w) AS cited_w,
-            count(DISTINCT r.id) FILTER (WHERE NOT r.in_w) AS used_p,
-            count(*) FILTER (WHERE NOT r.in_w) AS cited_p
-          FROM r JOIN citations c ON c.response_id = r.id
-          GROUP BY ${dimension.key}
-          HAVING bool_or(r.in_w)
         )`
     }
 
@@ -267,8 +280,7 @@ export const layerSql = Layer.effect(
       view: (row: PageRow, measures: Measures) => Row
     ) =>
       Effect.gen(function*() {
-        const cut = cutOf(query.filters)
-        const ctes = cut === undefined ? rawCounts(projectId, query, dimension) : rollupCounts(projectId, query, dimension, cut)
+        const ctes = rollupCounts(projectId, query, dimension, cutOf(query.filters))
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
         const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
         const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
@@ -318,14 +330,23 @@ export const layerSql = Layer.effect(
       const { windowEnd, windowStart } = periodsOf(query.range)
       const responses = rollupOf("response", projectId, cut)
       const urls = rollupOf("url", projectId, cut)
-      const inW = sql`t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`
+      const overlap = overlapOf(projectId, cut, windowStart, windowEnd)
+      const key = sql.literal("source_url_id")
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
+      const corrections = overlap === undefined ? [] : [overlapCitations(overlap, sql.literal("c.source_url_id"))]
       // The ranking needs W's citations per URL only: whole months from the monthly rows.
       const split = splitByMonths(windowStart, windowEnd)
       const ranking = [
-        ...rowsWithin(urls, sql.literal("source_url_id"), split.days),
-        ...rowsWithin(rollupOf("url", projectId, cut, "monthly"), sql.literal("source_url_id"), split.months)
+        ...rowsWithin(urls, key, split.days),
+        ...rowsWithin(rollupOf("url", projectId, cut, "monthly"), key, split.months),
+        ...corrections
       ]
+      const responseRows = [
+        sql`SELECT t.day, t.responses FROM ${responses.table} t
+          WHERE ${responses.where} AND t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`,
+        ...(overlap === undefined ? [] : [overlapTotals(overlap)])
+      ]
+      const days = [...rowsWithin(urls, key, [[windowStart, windowEnd]]), ...corrections]
       return sql<SeriesRow>`
         WITH cited AS (
           SELECT t.id AS source_url_id, sum(t.cited) AS n FROM (${sql.join(" UNION ALL ", false)(ranking)}) t
@@ -344,49 +365,18 @@ export const layerSql = Layer.effect(
         )
         SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, ${bucket} AS bucket,
           sum(t.responses) AS n
-        FROM ${responses.table} t WHERE ${responses.where} AND ${inW} GROUP BY 5
+        FROM (${sql.join(" UNION ALL ", false)(responseRows)}) t GROUP BY 5
         UNION ALL
         SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
         UNION ALL
-        SELECT 'hit', t.source_url_id, NULL, NULL, ${bucket}, sum(t.used)
-        FROM ${urls.table} t WHERE ${urls.where} AND ${inW} AND t.source_url_id IN (SELECT id FROM top)
-        GROUP BY t.source_url_id, 5`
-    }
-
-    /** The same from the raw tables (filter shapes no rollup cut answers). */
-    const rawSeries = (projectId: number, query: SeriesQuery) => {
-      const { windowEnd, windowStart } = periodsOf(query.range)
-      return sql<SeriesRow>`
-          WITH r AS (
-            SELECT r.id, to_char(date_trunc(${query.interval}, r.collected_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS bucket
-            FROM responses r
-            WHERE ${inRange(projectId, query.filters, windowStart, windowEnd)}
-          ),
-          cited AS (
-            SELECT c.source_url_id, c.response_id, r.bucket FROM r JOIN citations c ON c.response_id = r.id
-          ),
-          top AS (
-            SELECT u.id, u.source_id, u.url, count(*) AS citations,
-              row_number() OVER (ORDER BY count(*) DESC, u.url COLLATE "C", u.id) AS rank
-            FROM cited JOIN source_urls u ON u.id = cited.source_url_id
-            GROUP BY u.id, u.source_id, u.url
-            ORDER BY rank
-            LIMIT ${query.topN}
-          )
-          SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, r.bucket, count(*) AS n
-          FROM r GROUP BY r.bucket
-          UNION ALL
-          SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
-          UNION ALL
-          SELECT 'hit', cited.source_url_id, NULL, NULL, cited.bucket, count(DISTINCT cited.response_id)
-          FROM cited WHERE cited.source_url_id IN (SELECT id FROM top)
-          GROUP BY cited.source_url_id, cited.bucket`
+        SELECT 'hit', t.id, NULL, NULL, ${bucket}, sum(t.used)
+        FROM (${sql.join(" UNION ALL ", false)(days)}) t WHERE t.id IN (SELECT id FROM top)
+        GROUP BY t.id, 5`
     }
 
     const seriesOf = (projectId: number, query: SeriesQuery) =>
       Effect.gen(function*() {
-        const cut = cutOf(query.filters)
-        const rows = yield* (cut === undefined ? rawSeries(projectId, query) : rollupSeries(projectId, query, cut))
+        const rows = yield* rollupSeries(projectId, query, cutOf(query.filters))
 
         const starts = bucketsOf(query.interval, query.range)
         const index = new Map(starts.map((start, position) => [formatDate(start), position]))

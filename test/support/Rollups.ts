@@ -16,7 +16,13 @@ export const rollupMismatches = (projectId: number) =>
         join: `JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
           ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
       },
-      tag_daily: { key: ["tag_id"], join: "JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id" }
+      tag_daily: { key: ["tag_id"], join: "JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id" },
+      tag_group_daily: {
+        key: ["tag_id", "group_id"],
+        join: `JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id
+          JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
+          ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
+      }
     }
     const counted = {
       response: { key: [] as Array<string>, join: "", values: "count(*) AS responses", columns: ["responses"] },

@@ -158,6 +158,8 @@ const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
         monitors: some(indexes(dataset.monitors.length))
       }),
       dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags).map((tags) => tags.slice(0, 1)) }),
+      // Several tags: a prompt carrying two of them must count once.
+      dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags) }),
       fc.record({
         platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
         countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
