@@ -10,10 +10,10 @@ import { Effect } from "effect"
  * citations of it); the totals tables count the responses themselves. Three cuts of each:
  *   - `*_daily`:       per project and day: no filter;
  *   - `*_group_daily`: per group as well: any of the platform, country and monitor filters;
- *   - `*_tag_daily`:   per tag the prompt carries now: a single tag filter.
+ *   - `*_tag_daily`:   per tag the prompt carries now: the tag filter;
+ *   - `*_tag_group_daily`: per tag and group: the tag filter with any of the others.
  * Sources and URLs also have `*_monthly` twins of each (`day` = the month's first day): a long
  * window sums its whole months from them and only its other days from the daily rows.
- * Other filter shapes (several tags, or tags with other filters) are answered from the raw tables.
  *
  * Invariant: every rollup equals the aggregate of the analyzed responses and citations that exist.
  * The triggers keep it on every path, the API, `cli import`, plain SQL and cascades:

@@ -107,6 +107,8 @@ const scenarios = (context: {
   readonly lastDay: string
   readonly tagId: number
   readonly tagName: string
+  readonly secondTagId: number
+  readonly secondTagName: string
   readonly monitorId: number
   readonly monitorCountry: string
   readonly brandId: number
@@ -123,6 +125,16 @@ const scenarios = (context: {
     },
     { label: "countries[]=US", query: "&countries[]=US", filters: { countries: ["US"] } },
     { label: `tags[]=${context.tagId} (${context.tagName})`, query: `&tags[]=${context.tagId}`, filters: { tags: [context.tagId] } },
+    {
+      label: `tags[]=${context.tagId},${context.secondTagId} (${context.tagName}, ${context.secondTagName})`,
+      query: `&tags[]=${context.tagId}&tags[]=${context.secondTagId}`,
+      filters: { tags: [context.tagId, context.secondTagId] }
+    },
+    {
+      label: `tags[]=${context.tagId} & countries[]=US`,
+      query: `&tags[]=${context.tagId}&countries[]=US`,
+      filters: { tags: [context.tagId], countries: ["US"] }
+    },
     {
       label: `monitors[]=${context.monitorId} (${context.monitorCountry})`,
       query: `&monitors[]=${context.monitorId}`,
@@ -284,6 +296,10 @@ const main = async () => {
         SELECT id, name FROM tags WHERE project_id = ${projectId} AND lower(name) = 'pricing'
         UNION ALL (SELECT id, name FROM tags WHERE project_id = ${projectId} ORDER BY id)
         LIMIT 1`
+      // A second tag for the several-tags scenario: prompts may carry both.
+      const [second] = yield* sql<{ id: number; name: string }>`
+        SELECT id, name FROM tags WHERE project_id = ${projectId} AND id <> ${tag!.id}
+        ORDER BY (lower(name) = 'comparison') DESC, id LIMIT 1`
       const [monitor] = yield* sql<{ id: number; country: string }>`
         SELECT id, country FROM monitors WHERE project_id = ${projectId} ORDER BY (country = 'US') DESC, id LIMIT 1`
       const [project] = yield* sql<{ brand_id: number | null }>`SELECT brand_id FROM projects WHERE id = ${projectId}`
@@ -298,6 +314,8 @@ const main = async () => {
       return {
         tagId: tag!.id,
         tagName: tag!.name,
+        secondTagId: second?.id ?? tag!.id,
+        secondTagName: second?.name ?? tag!.name,
         monitorId: monitor!.id,
         monitorCountry: monitor!.country,
         brandId: project!.brand_id ?? brand!.id,
@@ -318,6 +336,8 @@ const main = async () => {
       lastDay,
       tagId: context.tagId,
       tagName: context.tagName,
+      secondTagId: context.secondTagId,
+      secondTagName: context.secondTagName,
       monitorId: context.monitorId,
       monitorCountry: context.monitorCountry,
       brandId: context.brandId,

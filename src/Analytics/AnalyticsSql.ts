@@ -20,11 +20,10 @@ import {
  * Analytics on PostgreSQL (or PGlite), set-based: one statement per request. Nothing is queried per
  * row, and only a page of rows leaves the database.
  *
- * The counts come from the daily rollups of migration 0003 (kept exact by triggers) whenever the
- * filters allow: none, any of platforms / countries / monitors (the `group` cut), or one tag alone (the
- * `tag` cut). Other shapes (several tags, or tags with other filters) count the raw responses and
- * citations of both periods in one pass. Lifetime dates (no filter, no window) always come from the
- * whole-project daily rollup.
+ * The counts come from the daily and monthly rollups of migration 0003 (kept exact by triggers), in
+ * the cut the filters need: the whole project, per group (platforms / countries / monitors), per tag,
+ * or per tag and group. Several tags add a correction for prompts carrying more than one of them.
+ * Lifetime dates (no filter, no window) come from the whole-project daily rollup.
  *
  * Everything is exact integer arithmetic: counts, then `hundredfold` (round(100 × part / whole), half
  * up on these non-negative integers) in SQL, the sort on those rounded integers with ties by name in
