@@ -71,7 +71,8 @@ const shapeOf = (rollup: Rollup) => {
     : ""
   const columns = ["project_id", "day", ...key]
   const source = rollup.counts === "responses" ? "analytics_delta_responses" : "analytics_delta_citations"
-  const filter = rollup.counts === "responses" ? "" : `WHERE ${rollup.counts === "source_url_id" ? "" : "NOT "}d.by_url`
+  // A citation delta counts a source or a URL: the other key is null.
+  const filter = rollup.counts === "responses" ? "" : `WHERE d.${rollup.counts} IS NOT NULL`
   const expression = (column: string) =>
     column === "tag_id"
       ? "tags.tag_id"
@@ -98,6 +99,17 @@ const subtract = (rollup: Rollup) => {
     WHERE ${columns.map((column) => `t.${column} = x.${column}`).join(" AND ")};`
 }
 
+/** The ids of a prompt's analyzed responses, as a SQL array (`promptId` an expression). */
+const analyzedResponsesOf = (promptId: string) =>
+  `ARRAY(SELECT id FROM responses WHERE prompt_id = ${promptId} AND status = 'analyzed')`
+
+/** The keys a citation delta row counts under: its source, or its exact URL (the other one null). */
+const citationKeys = ["source_id", "source_url_id"] as const
+
+/** The (source_id, source_url_id) values of a delta row counting `value` under `key`. */
+const keyColumns = (key: (typeof citationKeys)[number], value: string) =>
+  key === "source_id" ? `${value}, NULL` : `NULL, ${value}`
+
 /** Scratch tables of one transaction: the rows being added or subtracted, before they are summed. */
 const deltaTables = `
   CREATE TEMP TABLE IF NOT EXISTS analytics_delta_responses (
@@ -105,12 +117,19 @@ const deltaTables = `
   ) ON COMMIT DROP;
   CREATE TEMP TABLE IF NOT EXISTS analytics_delta_citations (
     project_id bigint, day date, group_id bigint, prompt_id bigint, source_id bigint, source_url_id bigint,
-    used integer, cited integer, by_url boolean
+    used integer, cited integer
   ) ON COMMIT DROP;
   TRUNCATE analytics_delta_responses, analytics_delta_citations;`
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+
+  /** A trigger and its plpgsql function, both called `name`; `on` is what fires it. */
+  const trigger = (name: string, on: string, body: string) =>
+    Effect.zipRight(
+      sql.unsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body} END $fn$`),
+      sql.unsafe(`CREATE TRIGGER ${name} ${on} EXECUTE FUNCTION ${name}()`)
+    )
 
   yield* sql`
     CREATE TABLE analytics_groups (
@@ -173,14 +192,11 @@ export default Effect.gen(function*() {
       WHERE r.id = ANY (response_ids) AND r.status = 'analyzed';
 
       -- Per response and source (then per response and URL): one use, its number of citations.
-      INSERT INTO analytics_delta_citations
-      SELECT d.project_id, d.day, d.group_id, d.prompt_id, c.source_id, NULL, 1, count(*), false
-      FROM analytics_delta_responses d JOIN citations c ON c.response_id = d.response_id
-      GROUP BY d.response_id, d.project_id, d.day, d.group_id, d.prompt_id, c.source_id;
-      INSERT INTO analytics_delta_citations
-      SELECT d.project_id, d.day, d.group_id, d.prompt_id, NULL, c.source_url_id, 1, count(*), true
-      FROM analytics_delta_responses d JOIN citations c ON c.response_id = d.response_id
-      GROUP BY d.response_id, d.project_id, d.day, d.group_id, d.prompt_id, c.source_url_id;
+      ${citationKeys.map((key) => `
+        INSERT INTO analytics_delta_citations (project_id, day, group_id, prompt_id, source_id, source_url_id, used, cited)
+        SELECT d.project_id, d.day, d.group_id, d.prompt_id, ${keyColumns(key, `c.${key}`)}, 1, count(*)
+        FROM analytics_delta_responses d JOIN citations c ON c.response_id = d.response_id
+        GROUP BY d.response_id, d.project_id, d.day, d.group_id, d.prompt_id, c.${key};`).join("\n")}
 
       PERFORM analytics_merge(sign, only_tag);
     END
@@ -202,28 +218,19 @@ export default Effect.gen(function*() {
         JOIN analytics_groups g
           ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country
       ),
-      by_source AS (
-        SELECT response_id, project_id, day, group_id, prompt_id, source_id, count(*) AS cited FROM added
-        GROUP BY response_id, project_id, day, group_id, prompt_id, source_id
-      ),
-      by_url AS (
-        SELECT response_id, project_id, day, group_id, prompt_id, source_url_id, count(*) AS cited FROM added
-        GROUP BY response_id, project_id, day, group_id, prompt_id, source_url_id
-      )
-      INSERT INTO analytics_delta_citations
-      SELECT s.project_id, s.day, s.group_id, s.prompt_id, s.source_id, NULL,
-        CASE WHEN EXISTS (
-          SELECT 1 FROM citations o WHERE o.response_id = s.response_id AND o.source_id = s.source_id
-            AND NOT EXISTS (SELECT 1 FROM analytics_batch b WHERE b.id = o.id)
-        ) THEN 0 ELSE 1 END, s.cited, false
-      FROM by_source s
-      UNION ALL
-      SELECT u.project_id, u.day, u.group_id, u.prompt_id, NULL, u.source_url_id,
-        CASE WHEN EXISTS (
-          SELECT 1 FROM citations o WHERE o.response_id = u.response_id AND o.source_url_id = u.source_url_id
-            AND NOT EXISTS (SELECT 1 FROM analytics_batch b WHERE b.id = o.id)
-        ) THEN 0 ELSE 1 END, u.cited, true
-      FROM by_url u;
+      ${citationKeys.map((key) => `
+        by_${key} AS (
+          SELECT response_id, project_id, day, group_id, prompt_id, ${key}, count(*) AS cited FROM added
+          GROUP BY response_id, project_id, day, group_id, prompt_id, ${key}
+        )`).join(",")}
+      INSERT INTO analytics_delta_citations (project_id, day, group_id, prompt_id, source_id, source_url_id, used, cited)
+      ${citationKeys.map((key) => `
+        SELECT k.project_id, k.day, k.group_id, k.prompt_id, ${keyColumns(key, `k.${key}`)},
+          CASE WHEN EXISTS (
+            SELECT 1 FROM citations o WHERE o.response_id = k.response_id AND o.${key} = k.${key}
+              AND NOT EXISTS (SELECT 1 FROM analytics_batch b WHERE b.id = o.id)
+          ) THEN 0 ELSE 1 END, k.cited
+        FROM by_${key} k`).join(" UNION ALL ")};
 
       PERFORM analytics_merge(1, NULL);
     END
@@ -248,106 +255,50 @@ export default Effect.gen(function*() {
     $fn$`)
   // Responses: inserted ones add (their citations come in a later statement); one leaving subtracts,
   // unless its prompt or project is going too (see above).
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_responses_inserted() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      PERFORM analytics_apply(ARRAY(SELECT id FROM new_rows WHERE status = 'analyzed'), 1);
-      RETURN NULL;
-    END
-    $fn$`)
-  yield* sql`
-    CREATE TRIGGER responses_analytics_inserted AFTER INSERT ON responses
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION analytics_responses_inserted()`
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_response_deleted() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF OLD.status = 'analyzed'
-        AND EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id)
-        AND EXISTS (SELECT 1 FROM prompts WHERE id = OLD.prompt_id) THEN
-        PERFORM analytics_apply(ARRAY[OLD.id], -1);
-      END IF;
-      RETURN OLD;
-    END
-    $fn$`)
-  yield* sql`
-    CREATE TRIGGER responses_analytics_deleted BEFORE DELETE ON responses
-    FOR EACH ROW EXECUTE FUNCTION analytics_response_deleted()`
+  yield* trigger("analytics_responses_inserted", "AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT", `
+    PERFORM analytics_apply(ARRAY(SELECT id FROM new_rows WHERE status = 'analyzed'), 1);
+    RETURN NULL;`)
+  yield* trigger("analytics_response_deleted", "BEFORE DELETE ON responses FOR EACH ROW", `
+    IF OLD.status = 'analyzed'
+      AND EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id)
+      AND EXISTS (SELECT 1 FROM prompts WHERE id = OLD.prompt_id) THEN
+      PERFORM analytics_apply(ARRAY[OLD.id], -1);
+    END IF;
+    RETURN OLD;`)
   // A change of what a response is counted under: out with the old row, in with the new one.
   const keyChanged = ["status", "collected_at", "platform", "country", "monitor_id", "prompt_id", "project_id"]
     .map((column) => `OLD.${column} IS DISTINCT FROM NEW.${column}`).join(" OR ")
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_response_updating() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      PERFORM analytics_apply(ARRAY[OLD.id], -1);
-      RETURN NEW;
-    END
-    $fn$`)
-  yield* sql.unsafe(`
-    CREATE TRIGGER responses_analytics_updating BEFORE UPDATE ON responses
-    FOR EACH ROW WHEN (${keyChanged}) EXECUTE FUNCTION analytics_response_updating()`)
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_response_updated() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      PERFORM analytics_apply(ARRAY[NEW.id], 1);
-      RETURN NULL;
-    END
-    $fn$`)
-  yield* sql.unsafe(`
-    CREATE TRIGGER responses_analytics_updated AFTER UPDATE ON responses
-    FOR EACH ROW WHEN (${keyChanged}) EXECUTE FUNCTION analytics_response_updated()`)
+  yield* trigger("analytics_response_updating", `BEFORE UPDATE ON responses FOR EACH ROW WHEN (${keyChanged})`, `
+    PERFORM analytics_apply(ARRAY[OLD.id], -1);
+    RETURN NEW;`)
+  yield* trigger("analytics_response_updated", `AFTER UPDATE ON responses FOR EACH ROW WHEN (${keyChanged})`, `
+    PERFORM analytics_apply(ARRAY[NEW.id], 1);
+    RETURN NULL;`)
 
   // Citations: the rows of each INSERT statement, as a batch.
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_citations_inserted() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      CREATE TEMP TABLE IF NOT EXISTS analytics_batch (id bigint PRIMARY KEY) ON COMMIT DROP;
-      TRUNCATE analytics_batch;
-      INSERT INTO analytics_batch SELECT id FROM new_rows;
-      PERFORM analytics_add_citations();
-      RETURN NULL;
-    END
-    $fn$`)
-  yield* sql`
-    CREATE TRIGGER citations_analytics_inserted AFTER INSERT ON citations
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION analytics_citations_inserted()`
+  yield* trigger("analytics_citations_inserted", "AFTER INSERT ON citations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT", `
+    CREATE TEMP TABLE IF NOT EXISTS analytics_batch (id bigint PRIMARY KEY) ON COMMIT DROP;
+    TRUNCATE analytics_batch;
+    INSERT INTO analytics_batch SELECT id FROM new_rows;
+    PERFORM analytics_add_citations();
+    RETURN NULL;`)
 
   // Prompts: one being deleted takes all its responses out at once, before they cascade.
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_prompt_deleted() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id) THEN
-        PERFORM analytics_apply(ARRAY(SELECT id FROM responses WHERE prompt_id = OLD.id AND status = 'analyzed'), -1);
-      END IF;
-      RETURN OLD;
-    END
-    $fn$`)
-  yield* sql`
-    CREATE TRIGGER prompts_analytics_deleted BEFORE DELETE ON prompts
-    FOR EACH ROW EXECUTE FUNCTION analytics_prompt_deleted()`
+  yield* trigger("analytics_prompt_deleted", "BEFORE DELETE ON prompts FOR EACH ROW", `
+    IF EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id) THEN
+      PERFORM analytics_apply(${analyzedResponsesOf("OLD.id")}, -1);
+    END IF;
+    RETURN OLD;`)
 
   // Tags of prompts: the tag filter counts the tags a prompt carries now.
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_tag_attached() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      PERFORM analytics_apply(ARRAY(SELECT id FROM responses WHERE prompt_id = NEW.prompt_id AND status = 'analyzed'), 1, NEW.tag_id);
-      RETURN NULL;
-    END
-    $fn$`)
-  yield* sql`
-    CREATE TRIGGER prompt_tags_analytics_attached AFTER INSERT ON prompt_tags
-    FOR EACH ROW EXECUTE FUNCTION analytics_tag_attached()`
-  yield* sql.unsafe(`
-    CREATE FUNCTION analytics_tag_detached() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF EXISTS (SELECT 1 FROM tags WHERE id = OLD.tag_id) AND EXISTS (SELECT 1 FROM prompts WHERE id = OLD.prompt_id) THEN
-        PERFORM analytics_apply(ARRAY(SELECT id FROM responses WHERE prompt_id = OLD.prompt_id AND status = 'analyzed'), -1, OLD.tag_id);
-      END IF;
-      RETURN NULL;
-    END
-    $fn$`)
-  yield* sql`
-    CREATE TRIGGER prompt_tags_analytics_detached AFTER DELETE ON prompt_tags
-    FOR EACH ROW EXECUTE FUNCTION analytics_tag_detached()`
+  yield* trigger("analytics_tag_attached", "AFTER INSERT ON prompt_tags FOR EACH ROW", `
+    PERFORM analytics_apply(${analyzedResponsesOf("NEW.prompt_id")}, 1, NEW.tag_id);
+    RETURN NULL;`)
+  yield* trigger("analytics_tag_detached", "AFTER DELETE ON prompt_tags FOR EACH ROW", `
+    IF EXISTS (SELECT 1 FROM tags WHERE id = OLD.tag_id) AND EXISTS (SELECT 1 FROM prompts WHERE id = OLD.prompt_id) THEN
+      PERFORM analytics_apply(${analyzedResponsesOf("OLD.prompt_id")}, -1, OLD.tag_id);
+    END IF;
+    RETURN NULL;`)
 
   // What is already stored.
   yield* sql`SELECT analytics_apply(ARRAY(SELECT id FROM responses WHERE status = 'analyzed'), 1)`
