@@ -177,15 +177,28 @@ export const layerSql = Layer.effect(
         ) o ON o.prompt_id = r.prompt_id
         WHERE ${inRange(projectId, { ...cut.filters, tags: undefined }, from, to)}`
 
-    /** The correction's rows for the response totals: (day, responses), negative. */
-    // Integers like the rollups' columns, so that the sums stay bigint (a numeric sum would divide exactly).
-    const overlapTotals = (overlap: Fragment) => sql`SELECT o.day, (-o.w)::integer AS responses FROM (${overlap}) o`
+    /**
+     * The response totals of [from, to) as (day, responses) rows: the cut's rollup, and the correction's
+     * rows (negative) when there is one. Integers like the rollups' columns, so that sums stay bigint (a
+     * numeric sum would make the rounding divide exactly).
+     */
+    const responseRows = (projectId: number, cut: Cut, from: number, to: number, overlap: Fragment | undefined) => {
+      const responses = rollupOf("response", projectId, cut)
+      return [
+        sql`SELECT t.day, t.responses FROM ${responses.table} t
+          WHERE ${responses.where} AND t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)}`,
+        ...(overlap === undefined ? [] : [sql`SELECT o.day, (-o.w)::integer AS responses FROM (${overlap}) o`])
+      ]
+    }
 
     /** The correction's rows for a source or URL (`key` a column of citations `c`): (id, day, used, cited), negative. */
     const overlapCitations = (overlap: Fragment, key: Fragment) => sql`
       SELECT ${key} AS id, o.day, (-o.w)::integer AS used, (-o.w * count(*))::integer AS cited
       FROM (${overlap}) o JOIN citations c ON c.response_id = o.id
       GROUP BY ${key}, o.id, o.day, o.w`
+
+    /** Row sources stacked into one: `UNION ALL`, never an empty list (W has a day at least). */
+    const unionAll = sql.join(" UNION ALL ", false)
 
     /**
      * The rows of a rollup within some day ranges (`[from, to)`, ms, midnights): one branch per range,
@@ -210,16 +223,10 @@ export const layerSql = Layer.effect(
     const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
       const periods = [splitByMonths(previousStart, windowStart), splitByMonths(windowStart, windowEnd)]
-      const responses = rollupOf("response", projectId, cut)
       const daily = rollupOf(dimension.rollup, projectId, cut)
       const monthly = rollupOf(dimension.rollup, projectId, cut, "monthly")
       const overlap = overlapOf(projectId, cut, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
-      const inPeriods = sql`t.day >= ${dateOf(previousStart)} AND t.day < ${dateOf(windowEnd)}`
-      const responseRows = [
-        sql`SELECT t.day, t.responses FROM ${responses.table} t WHERE ${responses.where} AND ${inPeriods}`,
-        ...(overlap === undefined ? [] : [overlapTotals(overlap)])
-      ]
       const branches = [
         ...rowsWithin(daily, dimension.rollupKey, periods.flatMap((period) => period.days)),
         ...rowsWithin(monthly, dimension.rollupKey, periods.flatMap((period) => period.months)),
@@ -229,7 +236,7 @@ export const layerSql = Layer.effect(
         totals AS (
           SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
             coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
-          FROM (${sql.join(" UNION ALL ", false)(responseRows)}) t
+          FROM (${unionAll(responseRows(projectId, cut, previousStart, windowEnd, overlap))}) t
         ),
         counts AS (
           SELECT t.id,
@@ -237,7 +244,7 @@ export const layerSql = Layer.effect(
             coalesce(sum(t.cited) FILTER (WHERE ${inW}), 0) AS cited_w,
             coalesce(sum(t.used) FILTER (WHERE NOT ${inW}), 0) AS used_p,
             coalesce(sum(t.cited) FILTER (WHERE NOT ${inW}), 0) AS cited_p
-          FROM (${sql.join(" UNION ALL ", false)(branches)}) t
+          FROM (${unionAll(branches)}) t
           GROUP BY t.id
           HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
         )`
@@ -327,7 +334,6 @@ export const layerSql = Layer.effect(
     /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
     const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut) => {
       const { windowEnd, windowStart } = periodsOf(query.range)
-      const responses = rollupOf("response", projectId, cut)
       const urls = rollupOf("url", projectId, cut)
       const overlap = overlapOf(projectId, cut, windowStart, windowEnd)
       const key = sql.literal("source_url_id")
@@ -340,15 +346,10 @@ export const layerSql = Layer.effect(
         ...rowsWithin(rollupOf("url", projectId, cut, "monthly"), key, split.months),
         ...corrections
       ]
-      const responseRows = [
-        sql`SELECT t.day, t.responses FROM ${responses.table} t
-          WHERE ${responses.where} AND t.day >= ${dateOf(windowStart)} AND t.day < ${dateOf(windowEnd)}`,
-        ...(overlap === undefined ? [] : [overlapTotals(overlap)])
-      ]
       const days = [...rowsWithin(urls, key, [[windowStart, windowEnd]]), ...corrections]
       return sql<SeriesRow>`
         WITH cited AS (
-          SELECT t.id AS source_url_id, sum(t.cited) AS n FROM (${sql.join(" UNION ALL ", false)(ranking)}) t
+          SELECT t.id AS source_url_id, sum(t.cited) AS n FROM (${unionAll(ranking)}) t
           GROUP BY t.id HAVING sum(t.cited) > 0
         ),
         -- Only URLs cited at least as often as the N-th need their names (for the ties).
@@ -364,12 +365,12 @@ export const layerSql = Layer.effect(
         )
         SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, ${bucket} AS bucket,
           sum(t.responses) AS n
-        FROM (${sql.join(" UNION ALL ", false)(responseRows)}) t GROUP BY 5
+        FROM (${unionAll(responseRows(projectId, cut, windowStart, windowEnd, overlap))}) t GROUP BY 5
         UNION ALL
         SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
         UNION ALL
         SELECT 'hit', t.id, NULL, NULL, ${bucket}, sum(t.used)
-        FROM (${sql.join(" UNION ALL ", false)(days)}) t WHERE t.id IN (SELECT id FROM top)
+        FROM (${unionAll(days)}) t WHERE t.id IN (SELECT id FROM top)
         GROUP BY t.id, 5`
     }
 

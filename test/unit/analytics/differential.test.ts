@@ -144,28 +144,24 @@ const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
   const some = <A>(arb: fc.Arbitrary<ReadonlyArray<A>>): fc.Arbitrary<ReadonlyArray<A> | undefined> =>
     fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: arb, weight: 1 })
   const indexes = (count: number) => fc.uniqueArray(fc.integer({ min: 0, max: count - 1 }), { minLength: 1, maxLength: count })
+  const groupFilters = {
+    platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
+    countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
+    monitors: some(indexes(dataset.monitors.length))
+  }
   return fc.record({
     start: fc.integer({ min: -4, max: SPAN + 2 }),
     // Mostly short windows (many edges in the data), sometimes long ones.
     // Long windows hold whole calendar months, which the rollups read from monthly rows.
     days: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 28, max: 70 })),
-    // Each shape of filters has its own SQL path (a rollup cut, or the raw tables): all are drawn often.
+    // Each shape of filters reads its own rollup cut (and several tags their correction): all are drawn often.
     filters: fc.oneof(
       fc.constant({}),
-      fc.record({
-        platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
-        countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
-        monitors: some(indexes(dataset.monitors.length))
-      }),
+      fc.record(groupFilters),
       dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags).map((tags) => tags.slice(0, 1)) }),
       // Several tags: a prompt carrying two of them must count once.
       dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags) }),
-      fc.record({
-        platforms: some(fc.uniqueArray(fc.constantFrom<Platform>(...platformPool, "grok"), { minLength: 1, maxLength: 3 })),
-        countries: some(fc.uniqueArray(fc.constantFrom(...countryPool, "FR"), { minLength: 1, maxLength: 2 })),
-        monitors: some(indexes(dataset.monitors.length)),
-        tags: dataset.tags === 0 ? fc.constant(undefined) : some(indexes(dataset.tags))
-      })
+      fc.record({ ...groupFilters, tags: dataset.tags === 0 ? fc.constant(undefined) : some(indexes(dataset.tags)) })
     ),
     query: fc.oneof(
       fc.record({
