@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Api } from "../Api.ts"
-import { type FieldErrors, NotFound, ValidationError } from "../Domain/Errors.ts"
+import { type FieldErrors, orNotFound, ValidationError } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { SegmentsRepo } from "../Segments/Repo.ts"
@@ -29,12 +29,12 @@ export const BrandsLive = HttpApiBuilder.group(Api, "brands", (handlers) =>
 
     const findIn = (projectId: number, id: number) =>
       brands.find(projectId, id).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Brand" })), onSome: Effect.succeed }))
+        orNotFound("Brand")
       )
 
     const findSegment = (projectId: number, id: number) =>
       segments.find(projectId, id).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Segment" })), onSome: Effect.succeed }))
+        orNotFound("Segment")
       )
 
     return handlers

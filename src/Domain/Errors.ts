@@ -1,4 +1,4 @@
-import { Data } from "effect"
+import { Data, Effect, Option } from "effect"
 import type { Ability } from "./Ability.ts"
 
 /**
@@ -38,6 +38,10 @@ export class NotFound extends Data.TaggedError("NotFound")<{ readonly resource: 
     return `${this.resource} not found`
   }
 }
+
+/** A lookup's `None` as the `NotFound` of `resource` (e.g. "Monitor"): for `pipe`. */
+export const orNotFound = (resource: string) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
+  Effect.flatMap(lookup, Option.match({ onNone: () => Effect.fail(new NotFound({ resource })), onSome: Effect.succeed }))
 
 /** Field errors, keyed `name`, `tags.0`, ...: the `errors` object of a 422. */
 export type FieldErrors = Readonly<Record<string, ReadonlyArray<string>>>

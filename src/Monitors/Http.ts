@@ -1,19 +1,22 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Api } from "../Api.ts"
-import { NotFound } from "../Domain/Errors.ts"
+import { orNotFound } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "./Repo.ts"
 
+/** The monitor of the path, in the active project, or `Monitor not found`. */
+export const monitorOfProject = (id: number) =>
+  Effect.all([MonitorsRepo, CurrentProject]).pipe(
+    Effect.flatMap(([monitors, project]) => monitors.find(project.id, id)),
+    orNotFound("Monitor")
+  )
+
 export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
   Effect.gen(function*() {
     const monitors = yield* MonitorsRepo
-    const find = (id: number) =>
-      CurrentProject.pipe(
-        Effect.flatMap((project) => monitors.find(project.id, id)),
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Monitor" })), onSome: Effect.succeed }))
-      )
+    const find = (id: number) => Effect.provideService(monitorOfProject(id), MonitorsRepo, monitors)
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentProject, (project) => paginated(urlParams, (window) => monitors.list(project.id, window))))

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Api } from "../Api.ts"
-import { type FieldErrors, NotFound, ValidationError } from "../Domain/Errors.ts"
+import { type FieldErrors, orNotFound, ValidationError } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
@@ -35,12 +35,12 @@ export const PromptsLive = HttpApiBuilder.group(Api, "prompts", (handlers) =>
 
     const findIn = (projectId: number, id: number) =>
       prompts.find(projectId, id).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Prompt" })), onSome: Effect.succeed }))
+        orNotFound("Prompt")
       )
 
     const findTag = (projectId: number, id: number) =>
       tags.find(projectId, id).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Tag" })), onSome: Effect.succeed }))
+        orNotFound("Tag")
       )
 
     return handlers

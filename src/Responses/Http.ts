@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import { Api } from "../Api.ts"
-import { type FieldErrors, NotFound, ValidationError } from "../Domain/Errors.ts"
+import { type FieldErrors, orNotFound, ValidationError } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
@@ -53,10 +53,8 @@ export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =
       .handle("get", ({ path }) =>
         CurrentProject.pipe(
           Effect.flatMap((project) => responses.find(project.id, path.response)),
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(new NotFound({ resource: "Response" })),
-            onSome: (data) => Effect.succeed({ data })
-          }))
+          orNotFound("Response"),
+          Effect.map((data) => ({ data }))
         ))
       .handle("citations", ({ urlParams }) =>
         Effect.gen(function*() {

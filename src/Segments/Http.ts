@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Api } from "../Api.ts"
-import { NotFound } from "../Domain/Errors.ts"
+import { orNotFound } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { SegmentsRepo } from "./Repo.ts"
@@ -12,7 +12,7 @@ export const SegmentsLive = HttpApiBuilder.group(Api, "segments", (handlers) =>
     const find = (id: number) =>
       CurrentProject.pipe(
         Effect.flatMap((project) => segments.find(project.id, id)),
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Segment" })), onSome: Effect.succeed }))
+        orNotFound("Segment")
       )
     return handlers
       .handle("list", ({ urlParams }) =>

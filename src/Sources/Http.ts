@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Api } from "../Api.ts"
-import { NotFound, ValidationError } from "../Domain/Errors.ts"
+import { orNotFound, ValidationError } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { SourcesRepo } from "./Repo.ts"
@@ -15,10 +15,8 @@ export const SourcesLive = HttpApiBuilder.group(Api, "sources", (handlers) =>
       .handle("get", ({ path }) =>
         CurrentProject.pipe(
           Effect.flatMap((project) => sources.find(project.id, path.source)),
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(new NotFound({ resource: "Source" })),
-            onSome: (data) => Effect.succeed({ data })
-          }))
+          orNotFound("Source"),
+          Effect.map((data) => ({ data }))
         ))
       .handle("urls", ({ urlParams }) =>
         Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Api } from "../Api.ts"
-import { NotFound, ValidationError } from "../Domain/Errors.ts"
+import { orNotFound, ValidationError } from "../Domain/Errors.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
@@ -15,7 +15,7 @@ export const TagsLive = HttpApiBuilder.group(Api, "tags", (handlers) =>
     const find = (id: number) =>
       CurrentProject.pipe(
         Effect.flatMap((project) => tags.find(project.id, id)),
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Tag" })), onSome: Effect.succeed }))
+        orNotFound("Tag")
       )
     return handlers
       .handle("list", ({ urlParams }) =>

@@ -1,9 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { Api } from "../../Api.ts"
-import { NotFound } from "../../Domain/Errors.ts"
-import { CurrentProject } from "../../Http/ProjectContext.ts"
 import { paginated } from "../../Http/Responses.ts"
+import { monitorOfProject } from "../../Monitors/Http.ts"
 import { MonitorsRepo } from "../../Monitors/Repo.ts"
 import { RunsRepo } from "./Repo.ts"
 
@@ -11,11 +10,7 @@ export const RunsLive = HttpApiBuilder.group(Api, "runs", (handlers) =>
   Effect.gen(function*() {
     const runs = yield* RunsRepo
     const monitors = yield* MonitorsRepo
-    const find = (id: number) =>
-      CurrentProject.pipe(
-        Effect.flatMap((project) => monitors.find(project.id, id)),
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "Monitor" })), onSome: Effect.succeed }))
-      )
+    const find = (id: number) => Effect.provideService(monitorOfProject(id), MonitorsRepo, monitors)
     return handlers
       .handle("list", ({ path, urlParams }) =>
         Effect.flatMap(find(path.monitor), (monitor) => paginated(urlParams, (window) => runs.list(monitor.id, window))))
