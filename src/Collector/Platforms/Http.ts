@@ -1,4 +1,4 @@
-import { HttpClient, type HttpClientError, type HttpClientRequest } from "@effect/platform"
+import { HttpClient, type HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
 import type { Platform } from "../../Domain/Platform.ts"
 import { type Answer, type FailureKind, PlatformFailure } from "../Platform.ts"
@@ -167,3 +167,10 @@ export const endpoint = (base: string, path: string): string => {
   const origin = path.startsWith("/v1/") && trimmed.endsWith("/v1") ? trimmed.slice(0, -3) : trimmed
   return `${origin}${path}`
 }
+
+/** A JSON POST to `path` of the provider, with its key as the bearer token (OpenAI, xAI, Perplexity). */
+export const bearerPost = (settings: ProviderSettings, path: string, body: unknown): HttpClientRequest.HttpClientRequest =>
+  HttpClientRequest.post(endpoint(settings.baseUrl, path)).pipe(
+    HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
+    HttpClientRequest.bodyUnsafeJson(body)
+  )

@@ -1,7 +1,7 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Redacted, Schema } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Effect, Schema } from "effect"
 import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, type Call, distinct, endpoint, type ProviderSettings, send } from "./Http.ts"
+import { answer, bearerPost, type Call, distinct, type ProviderSettings, send } from "./Http.ts"
 
 /**
  * ChatGPT through the OpenAI Responses API with the hosted `web_search` tool. The answer is the
@@ -52,14 +52,11 @@ export const makeOpenAi = (settings: ProviderSettings): Effect.Effect<PlatformCl
       send(
         client,
         call,
-        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/responses")).pipe(
-          HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
-          HttpClientRequest.bodyUnsafeJson({
-            model: settings.model,
-            input: question.prompt,
-            tools: [{ type: "web_search", user_location: { type: "approximate", country: question.country } }]
-          })
-        ),
+        bearerPost(settings, "/v1/responses", {
+          model: settings.model,
+          input: question.prompt,
+          tools: [{ type: "web_search", user_location: { type: "approximate", country: question.country } }]
+        }),
         ResponsesBody
       ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
     return { platform: "chatgpt", ask }

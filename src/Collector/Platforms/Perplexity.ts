@@ -1,7 +1,7 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Redacted, Schema } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Effect, Schema } from "effect"
 import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, type Call, endpoint, type ProviderSettings, send } from "./Http.ts"
+import { answer, bearerPost, type Call, type ProviderSettings, send } from "./Http.ts"
 
 /**
  * Perplexity through the Sonar chat completions API, which always searches the web. Citations are the
@@ -29,14 +29,11 @@ export const makePerplexity = (
       send(
         client,
         call,
-        HttpClientRequest.post(endpoint(settings.baseUrl, "/chat/completions")).pipe(
-          HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
-          HttpClientRequest.bodyUnsafeJson({
-            model: settings.model,
-            messages: [{ role: "user", content: question.prompt }],
-            web_search_options: { user_location: { country: question.country } }
-          })
-        ),
+        bearerPost(settings, "/chat/completions", {
+          model: settings.model,
+          messages: [{ role: "user", content: question.prompt }],
+          web_search_options: { user_location: { country: question.country } }
+        }),
         SonarBody
       ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
     return { platform: "perplexity", ask }

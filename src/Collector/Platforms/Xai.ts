@@ -1,7 +1,7 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Redacted, Schema } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Effect, Schema } from "effect"
 import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, type Call, endpoint, type ProviderSettings, send } from "./Http.ts"
+import { answer, bearerPost, type Call, type ProviderSettings, send } from "./Http.ts"
 import { ResponsesBody, textOf } from "./OpenAi.ts"
 
 /**
@@ -28,14 +28,11 @@ export const makeXai = (settings: ProviderSettings): Effect.Effect<PlatformClien
       send(
         client,
         call,
-        HttpClientRequest.post(endpoint(settings.baseUrl, "/v1/responses")).pipe(
-          HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
-          HttpClientRequest.bodyUnsafeJson({
-            model: settings.model,
-            input: question.prompt,
-            tools: [{ type: "web_search" }]
-          })
-        ),
+        bearerPost(settings, "/v1/responses", {
+          model: settings.model,
+          input: question.prompt,
+          tools: [{ type: "web_search" }]
+        }),
         XaiResponsesBody
       ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
     return { platform: "grok", ask }
