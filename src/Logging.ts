@@ -1,7 +1,26 @@
-import { Effect, Layer, Logger } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Effect, Layer, Logger, Option } from "effect"
 import { Settings } from "./Config.ts"
 
 /** Structured logs: one JSON object per line on stdout, at `LOG_LEVEL` and above. */
 export const LoggingLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
   Layer.merge(Logger.json, Logger.minimumLogLevel(settings.logLevel))
 ))
+
+/**
+ * Runs a process's program (`npm start`, `npm run worker`) until it ends or is interrupted by SIGTERM or
+ * SIGINT. A failure to start (a bad setting, a busy data directory, an unreachable database) is one clear
+ * log line, with the cause's detail only where there is no plain message.
+ */
+export const runProcess = (startFailure: string) => <E>(program: Effect.Effect<never, E>) =>
+  program.pipe(
+    Effect.tapErrorCause((cause) =>
+      Effect.logFatal(startFailure).pipe(
+        Effect.annotateLogs("reason", Option.match(Cause.failureOption(cause), {
+          onNone: () => Cause.pretty(cause),
+          onSome: (error) => error instanceof Error ? error.message : String(error)
+        }))
+      )
+    ),
+    NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
+  )

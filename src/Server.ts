@@ -7,8 +7,6 @@ import { Api } from "./Api.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
 import { BrandsLive } from "./Brands/Http.ts"
 import * as Collector from "./Collector/Collector.ts"
-import * as Jobs from "./Collector/Jobs.ts"
-import * as PlatformsLive from "./Collector/PlatformsLive.ts"
 import { RunsLive } from "./Collector/Runs/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
@@ -64,7 +62,7 @@ export const DatabaseLive = Layer.mergeAll(Repositories.layerSql, Health.Readine
  */
 export const CollectorLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
   settings.worker
-    ? Collector.layer.pipe(Layer.provide(Jobs.layerSql), Layer.provide(PlatformsLive.layer))
+    ? Collector.layerLive
     : Layer.empty
 ))
 

@@ -1,7 +1,6 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { Settings } from "./Config.ts"
-import { LoggingLive } from "./Logging.ts"
+import { LoggingLive, runProcess } from "./Logging.ts"
 import { CollectorLive, DatabaseLive, HttpServerLive } from "./Server.ts"
 
 /**
@@ -26,15 +25,5 @@ ShutdownDeadline.pipe(
   Layer.provide(LoggingLive),
   Layer.provide(Settings.layer),
   Layer.launch,
-  // A failure to start (a bad setting, a busy data directory, an unreachable database) is one clear log
-  // line, with the cause's detail only where there is no plain message.
-  Effect.tapErrorCause((cause) =>
-    Effect.logFatal("the service could not start").pipe(
-      Effect.annotateLogs("reason", Option.match(Cause.failureOption(cause), {
-        onNone: () => Cause.pretty(cause),
-        onSome: (error) => error instanceof Error ? error.message : String(error)
-      }))
-    )
-  ),
-  NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
+  runProcess("the service could not start")
 )

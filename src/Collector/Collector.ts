@@ -1,5 +1,7 @@
 import { Duration, Effect, Layer } from "effect"
 import { Settings } from "../Config.ts"
+import * as Jobs from "./Jobs.ts"
+import * as PlatformsLive from "./PlatformsLive.ts"
 import * as Scheduler from "./Scheduler.ts"
 import * as Worker from "./Worker.ts"
 
@@ -22,3 +24,6 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
   yield* Effect.forkScoped(scheduler.loop(Duration.seconds(settings.collectorTickSeconds)))
   yield* Effect.forkScoped(worker.loop(Duration.seconds(1)))
 }))
+
+/** The collector on the SQL job queue, asking the platforms configured by the environment. */
+export const layerLive = layer.pipe(Layer.provide(Jobs.layerSql), Layer.provide(PlatformsLive.layer))
