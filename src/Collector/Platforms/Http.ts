@@ -1,7 +1,7 @@
 import { HttpClient, type HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
 import type { Platform } from "../../Domain/Platform.ts"
-import { type Answer, type FailureKind, PlatformFailure } from "../Platform.ts"
+import { type Answer, type FailureKind, PlatformFailure, type PlatformClient, type Question } from "../Platform.ts"
 
 /**
  * What every adapter shares: send one request, turn the HTTP outcome into either a decoded body or a
@@ -168,9 +168,30 @@ export const endpoint = (base: string, path: string): string => {
   return `${origin}${path}`
 }
 
-/** A JSON POST to `path` of the provider, with its key as the bearer token (OpenAI, xAI, Perplexity). */
-export const bearerPost = (settings: ProviderSettings, path: string, body: unknown): HttpClientRequest.HttpClientRequest =>
-  HttpClientRequest.post(endpoint(settings.baseUrl, path)).pipe(
-    HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
-    HttpClientRequest.bodyUnsafeJson(body)
-  )
+/**
+ * An adapter that answers a question with one JSON POST to `path`, the key as its bearer token, and
+ * reads the answer from the decoded body (OpenAI, xAI, Perplexity).
+ */
+export const makeBearerJsonClient = <A, I>(options: {
+  readonly platform: Platform
+  readonly settings: ProviderSettings
+  readonly path: string
+  readonly body: (question: Question) => unknown
+  readonly schema: Schema.Schema<A, I>
+  readonly answerOf: (body: A) => { readonly text: string; readonly citations: ReadonlyArray<string> }
+}): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (client) => {
+    const { answerOf, platform, schema, settings } = options
+    const call: Call = { platform, secrets: [settings.apiKey] }
+    const ask = (question: Question) =>
+      send(
+        client,
+        call,
+        HttpClientRequest.post(endpoint(settings.baseUrl, options.path)).pipe(
+          HttpClientRequest.bearerToken(Redacted.value(settings.apiKey)),
+          HttpClientRequest.bodyUnsafeJson(options.body(question))
+        ),
+        schema
+      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
+    return { platform, ask }
+  })

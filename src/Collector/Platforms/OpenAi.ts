@@ -1,7 +1,7 @@
 import { HttpClient } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, bearerPost, type Call, distinct, type ProviderSettings, send } from "./Http.ts"
+import type { PlatformClient } from "../Platform.ts"
+import { distinct, makeBearerJsonClient, type ProviderSettings } from "./Http.ts"
 
 /**
  * ChatGPT through the OpenAI Responses API with the hosted `web_search` tool. The answer is the
@@ -46,18 +46,15 @@ export const answerOf = (body: typeof ResponsesBody.Type): { text: string; citat
 }
 
 export const makeOpenAi = (settings: ProviderSettings): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
-  Effect.map(HttpClient.HttpClient, (client) => {
-    const call: Call = { platform: "chatgpt", secrets: [settings.apiKey] }
-    const ask = (question: Question) =>
-      send(
-        client,
-        call,
-        bearerPost(settings, "/v1/responses", {
-          model: settings.model,
-          input: question.prompt,
-          tools: [{ type: "web_search", user_location: { type: "approximate", country: question.country } }]
-        }),
-        ResponsesBody
-      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
-    return { platform: "chatgpt", ask }
+  makeBearerJsonClient({
+    platform: "chatgpt",
+    settings,
+    path: "/v1/responses",
+    body: (question) => ({
+      model: settings.model,
+      input: question.prompt,
+      tools: [{ type: "web_search", user_location: { type: "approximate", country: question.country } }]
+    }),
+    schema: ResponsesBody,
+    answerOf
   })

@@ -1,7 +1,7 @@
 import { HttpClient } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, bearerPost, type Call, type ProviderSettings, send } from "./Http.ts"
+import type { PlatformClient } from "../Platform.ts"
+import { makeBearerJsonClient, type ProviderSettings } from "./Http.ts"
 
 /**
  * Perplexity through the Sonar chat completions API, which always searches the web. Citations are the
@@ -20,21 +20,16 @@ export const answerOf = (body: typeof SonarBody.Type) => ({
   citations: body.citations ?? (body.search_results ?? []).map((result) => result.url)
 })
 
-export const makePerplexity = (
-  settings: ProviderSettings
-): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
-  Effect.map(HttpClient.HttpClient, (client) => {
-    const call: Call = { platform: "perplexity", secrets: [settings.apiKey] }
-    const ask = (question: Question) =>
-      send(
-        client,
-        call,
-        bearerPost(settings, "/chat/completions", {
-          model: settings.model,
-          messages: [{ role: "user", content: question.prompt }],
-          web_search_options: { user_location: { country: question.country } }
-        }),
-        SonarBody
-      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
-    return { platform: "perplexity", ask }
+export const makePerplexity = (settings: ProviderSettings): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
+  makeBearerJsonClient({
+    platform: "perplexity",
+    settings,
+    path: "/chat/completions",
+    body: (question) => ({
+      model: settings.model,
+      messages: [{ role: "user", content: question.prompt }],
+      web_search_options: { user_location: { country: question.country } }
+    }),
+    schema: SonarBody,
+    answerOf
   })

@@ -1,7 +1,7 @@
 import { HttpClient } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import type { PlatformClient, Question } from "../Platform.ts"
-import { answer, bearerPost, type Call, type ProviderSettings, send } from "./Http.ts"
+import type { PlatformClient } from "../Platform.ts"
+import { makeBearerJsonClient, type ProviderSettings } from "./Http.ts"
 import { ResponsesBody, textOf } from "./OpenAi.ts"
 
 /**
@@ -22,18 +22,11 @@ export const answerOf = (body: typeof XaiResponsesBody.Type) => ({
 })
 
 export const makeXai = (settings: ProviderSettings): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
-  Effect.map(HttpClient.HttpClient, (client) => {
-    const call: Call = { platform: "grok", secrets: [settings.apiKey] }
-    const ask = (question: Question) =>
-      send(
-        client,
-        call,
-        bearerPost(settings, "/v1/responses", {
-          model: settings.model,
-          input: question.prompt,
-          tools: [{ type: "web_search" }]
-        }),
-        XaiResponsesBody
-      ).pipe(Effect.flatMap((body) => answer(call, answerOf(body))))
-    return { platform: "grok", ask }
+  makeBearerJsonClient({
+    platform: "grok",
+    settings,
+    path: "/v1/responses",
+    body: (question) => ({ model: settings.model, input: question.prompt, tools: [{ type: "web_search" }] }),
+    schema: XaiResponsesBody,
+    answerOf
   })
