@@ -92,7 +92,10 @@ export const layerSql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    /** Responses `r` of R([from, to)): the project, analyzed, collected in the range, every filter. */
+    /**
+     * Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and
+     * monitor filters (the tag filter is the caller's: see `overlapOf`).
+     */
     const inRange = (projectId: number, filters: Filters, from: number, to: number): Fragment =>
       sql.and([
         sql`r.project_id = ${projectId}`,
@@ -102,10 +105,7 @@ export const layerSql = Layer.effect(
         ...(filters.platforms === undefined ? [] : [sql`r.platform IN ${sql.in(filters.platforms)}`]),
         // The country the response was collected from (see docs/api.md, "Analytics").
         ...(filters.countries === undefined ? [] : [sql`upper(r.country) IN ${sql.in(filters.countries)}`]),
-        ...(filters.monitors === undefined ? [] : [sql`r.monitor_id IN ${sql.in(filters.monitors)}`]),
-        ...(filters.tags === undefined
-          ? []
-          : [sql`EXISTS (SELECT 1 FROM prompt_tags pt WHERE pt.prompt_id = r.prompt_id AND pt.tag_id IN ${sql.in(filters.tags)})`])
+        ...(filters.monitors === undefined ? [] : [sql`r.monitor_id IN ${sql.in(filters.monitors)}`])
       ])
 
     /** How a row is keyed and named: by source (domain) or by exact URL. */
@@ -128,7 +128,6 @@ export const layerSql = Layer.effect(
     /** A UTC calendar date (of a period boundary) as a SQL `date`. */
     const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
 
-    /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
     /** The ids of the project's groups (monitor, platform, country) that pass the filters. */
     const groupsOf = (projectId: number, { countries, monitors, platforms }: Filters) =>
       sql`SELECT g.id FROM analytics_groups g WHERE ${
@@ -175,7 +174,7 @@ export const layerSql = Layer.effect(
           SELECT pt.prompt_id, count(*) AS k FROM prompt_tags pt WHERE pt.tag_id IN ${sql.in(cut.tags)}
           GROUP BY pt.prompt_id HAVING count(*) > 1
         ) o ON o.prompt_id = r.prompt_id
-        WHERE ${inRange(projectId, { ...cut.filters, tags: undefined }, from, to)}`
+        WHERE ${inRange(projectId, cut.filters, from, to)}`
 
     /**
      * The response totals of [from, to) as (day, responses) rows: the cut's rollup, and the correction's
