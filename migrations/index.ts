@@ -2,6 +2,7 @@ import dataModel from "./0001_data_model.ts"
 import analyticsIndexes from "./0002_analytics_indexes.ts"
 import analyticsRollups from "./0003_analytics_rollups.ts"
 import collector from "./0004_collector.ts"
+import analyticsTagPairs from "./0005_analytics_tag_pairs.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -11,5 +12,6 @@ export const migrations = {
   "0001_data_model": dataModel,
   "0002_analytics_indexes": analyticsIndexes,
   "0003_analytics_rollups": analyticsRollups,
-  "0004_collector": collector
+  "0004_collector": collector,
+  "0005_analytics_tag_pairs": analyticsTagPairs
 }

@@ -20,9 +20,10 @@ import {
  * Analytics on PostgreSQL (or PGlite), set-based: one statement per request. Nothing is queried per
  * row, and only a page of rows leaves the database.
  *
- * The counts come from the daily and monthly rollups of migration 0003 (kept exact by triggers), in
- * the cut the filters need: the whole project, per group (platforms / countries / monitors), per tag,
- * or per tag and group. Several tags add a correction for prompts carrying more than one of them.
+ * The counts come from the daily and monthly rollups of migrations 0003 and 0005 (kept exact by
+ * triggers), in the cut the filters need: the whole project, per group (platforms / countries /
+ * monitors), per tag, or per tag and group. Several tags subtract the rollups of their pairs, and add
+ * back raw rows only for prompts carrying three or more of them.
  * Lifetime dates (no filter, no window) come from the whole-project daily rollup.
  *
  * Everything is exact integer arithmetic: counts, then `hundredfold` (round(100 × part / whole), half
@@ -94,7 +95,7 @@ export const layerSql = Layer.effect(
 
     /**
      * Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and
-     * monitor filters (the tag filter is the caller's: see `overlapOf`).
+     * monitor filters (the tag filter is the caller's: see `higherOrderOf`).
      */
     const inRange = (projectId: number, filters: Filters, from: number, to: number): Fragment =>
       sql.and([
@@ -139,61 +140,80 @@ export const layerSql = Layer.effect(
         ])
       }`
 
-    /** The rollup table of a cut (`prefix` response, source or url), and the condition on its rows. */
-    const rollupOf = (prefix: "response" | "source" | "url", projectId: number, cut: Cut, grain: "daily" | "monthly" = "daily") => {
+    /**
+     * The rollup tables of a cut (`prefix` response, source or url), each with the condition on its rows
+     * and the sign its counts are summed with. Several tags are an inclusion–exclusion: the tags' rows
+     * count a response once per tag its prompt carries, so the rows of each pair of them are subtracted
+     * (see `higherOrderOf` for prompts carrying three or more).
+     */
+    const rollupsOf = (
+      prefix: "response" | "source" | "url",
+      projectId: number,
+      cut: Cut,
+      grain: "daily" | "monthly" = "daily"
+    ): Array<{ readonly table: Fragment; readonly where: Fragment; readonly sign: 1 | -1 }> => {
+      const table = (name: string) => sql.literal(`${prefix}_${name}${grain}`)
       switch (cut.kind) {
         case "all":
-          return { table: sql.literal(`${prefix}_${grain}`), where: sql`t.project_id = ${projectId}` }
+          return [{ table: table(""), where: sql`t.project_id = ${projectId}`, sign: 1 }]
         case "group":
-          return {
-            table: sql.literal(`${prefix}_group_${grain}`),
-            where: sql`t.project_id = ${projectId} AND t.group_id IN (${groupsOf(projectId, cut.filters)})`
-          }
-        case "tag":
-          return hasGroupFilter(cut.filters)
-            ? {
-              table: sql.literal(`${prefix}_tag_group_${grain}`),
-              where: sql`t.project_id = ${projectId} AND t.tag_id IN ${sql.in(cut.tags)}
-                AND t.group_id IN (${groupsOf(projectId, cut.filters)})`
-            }
-            : { table: sql.literal(`${prefix}_tag_${grain}`), where: sql`t.project_id = ${projectId} AND t.tag_id IN ${sql.in(cut.tags)}` }
+          return [{
+            table: table("group_"),
+            where: sql`t.project_id = ${projectId} AND t.group_id IN (${groupsOf(projectId, cut.filters)})`,
+            sign: 1
+          }]
+        case "tag": {
+          const groups = hasGroupFilter(cut.filters) ? "group_" : ""
+          const inGroups = hasGroupFilter(cut.filters) ? sql` AND t.group_id IN (${groupsOf(projectId, cut.filters)})` : sql``
+          const tags = sql.in(cut.tags)
+          return [
+            { table: table(`tag_${groups}`), where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags}${inGroups}`, sign: 1 },
+            ...(cut.tags.length < 2 ? [] : [{
+              table: table(`tag_pair_${groups}`),
+              where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags} AND t.other_tag_id IN ${tags}${inGroups}`,
+              sign: -1 as const
+            }])
+          ]
+        }
       }
     }
 
+    /** A rollup's count column as summed: negated for a subtracted rollup. */
+    const signed = (sign: 1 | -1, column: string) => sql.literal(sign === 1 ? `t.${column}` : `-t.${column}`)
+
     /**
-     * Summing the rows of several tags counts a response whose prompt carries k ≥ 2 of them k times: the
-     * correction takes (k - 1) of it back. These are the responses of [from, to) passing the other
-     * filters whose prompt carries two or more of the tags, with k - 1 as `w`, read from the raw tables
-     * (only the prompts tagged more than once among the given tags). None for fewer than 2 tags.
+     * Tags and pairs of tags count a response whose prompt carries k of the given tags k - k(k - 1)/2
+     * times, so those with k >= 3 are added (k - 1)(k - 2)/2 more times: these are those responses of
+     * [from, to) passing the other filters, with that weight as `w`, read from the raw tables (only the
+     * prompts carrying three or more of the tags). None for fewer than 3 tags.
      */
-    const overlapOf = (projectId: number, cut: Cut, from: number, to: number) =>
-      cut.kind !== "tag" || cut.tags.length < 2 ? undefined : sql`
-        SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, o.k - 1 AS w
+    const higherOrderOf = (projectId: number, cut: Cut, from: number, to: number) =>
+      cut.kind !== "tag" || cut.tags.length < 3 ? undefined : sql`
+        SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, (o.k - 1) * (o.k - 2) / 2 AS w
         FROM responses r
         JOIN (
           SELECT pt.prompt_id, count(*) AS k FROM prompt_tags pt WHERE pt.tag_id IN ${sql.in(cut.tags)}
-          GROUP BY pt.prompt_id HAVING count(*) > 1
+          GROUP BY pt.prompt_id HAVING count(*) > 2
         ) o ON o.prompt_id = r.prompt_id
         WHERE ${inRange(projectId, cut.filters, from, to)}`
 
     /**
-     * The response totals of [from, to) as (day, responses) rows: the cut's rollup, and the correction's
-     * rows (negative) when there is one. Integers like the rollups' columns, so that sums stay bigint (a
+     * The response totals of [from, to) as (day, responses) rows: the cut's rollups, and the raw rows of
+     * higher orders when there are some. Integers like the rollups' columns, so that sums stay bigint (a
      * numeric sum would make the rounding divide exactly).
      */
-    const responseRows = (projectId: number, cut: Cut, from: number, to: number, overlap: Fragment | undefined) => {
-      const responses = rollupOf("response", projectId, cut)
-      return [
-        sql`SELECT t.day, t.responses FROM ${responses.table} t
-          WHERE ${responses.where} AND t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)}`,
-        ...(overlap === undefined ? [] : [sql`SELECT o.day, (-o.w)::integer AS responses FROM (${overlap}) o`])
-      ]
-    }
+    const responseRows = (projectId: number, cut: Cut, from: number, to: number, higherOrder: Fragment | undefined) => [
+      ...rollupsOf("response", projectId, cut).map((rollup) =>
+        sql`SELECT t.day, ${signed(rollup.sign, "responses")} AS responses FROM ${rollup.table} t
+          WHERE ${rollup.where} AND t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)}`
+      ),
+      ...(higherOrder === undefined ? [] : [sql`SELECT o.day, o.w::integer AS responses FROM (${higherOrder}) o`])
+    ]
 
-    /** The correction's rows for a source or URL (`key` a column of citations `c`): (id, day, used, cited), negative. */
-    const overlapCitations = (overlap: Fragment, key: Fragment) => sql`
-      SELECT ${key} AS id, o.day, (-o.w)::integer AS used, (-o.w * count(*))::integer AS cited
-      FROM (${overlap}) o JOIN citations c ON c.response_id = o.id
+    /** The higher orders' rows for a source or URL (`key` a column of citations `c`): (id, day, used, cited). */
+    const higherOrderCitations = (higherOrder: Fragment, key: Fragment) => sql`
+      SELECT ${key} AS id, o.day, o.w::integer AS used, (o.w * count(*))::integer AS cited
+      FROM (${higherOrder}) o JOIN citations c ON c.response_id = o.id
       GROUP BY ${key}, o.id, o.day, o.w`
 
     /** Row sources stacked into one: `UNION ALL`, never an empty list (W has a day at least). */
@@ -204,13 +224,16 @@ export const layerSql = Layer.effect(
      * so that each is a range of the primary key (an OR of ranges would scan the cut's whole history).
      */
     const rowsWithin = (
-      rollup: { readonly table: Fragment; readonly where: Fragment },
+      rollups: ReadonlyArray<{ readonly table: Fragment; readonly where: Fragment; readonly sign: 1 | -1 }>,
       key: Fragment,
       ranges: ReadonlyArray<readonly [number, number]>
     ) =>
-      ranges.map((range) =>
-        sql`SELECT t.${key} AS id, t.day, t.used, t.cited FROM ${rollup.table} t
-          WHERE ${rollup.where} AND t.day >= ${dateOf(range[0])} AND t.day < ${dateOf(range[1])}`
+      rollups.flatMap((rollup) =>
+        ranges.map((range) =>
+          sql`SELECT t.${key} AS id, t.day, ${signed(rollup.sign, "used")} AS used, ${signed(rollup.sign, "cited")} AS cited
+            FROM ${rollup.table} t
+            WHERE ${rollup.where} AND t.day >= ${dateOf(range[0])} AND t.day < ${dateOf(range[1])}`
+        )
       )
 
     /**
@@ -222,20 +245,20 @@ export const layerSql = Layer.effect(
     const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
       const periods = [splitByMonths(previousStart, windowStart), splitByMonths(windowStart, windowEnd)]
-      const daily = rollupOf(dimension.rollup, projectId, cut)
-      const monthly = rollupOf(dimension.rollup, projectId, cut, "monthly")
-      const overlap = overlapOf(projectId, cut, previousStart, windowEnd)
+      const daily = rollupsOf(dimension.rollup, projectId, cut)
+      const monthly = rollupsOf(dimension.rollup, projectId, cut, "monthly")
+      const higherOrder = higherOrderOf(projectId, cut, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const branches = [
         ...rowsWithin(daily, dimension.rollupKey, periods.flatMap((period) => period.days)),
         ...rowsWithin(monthly, dimension.rollupKey, periods.flatMap((period) => period.months)),
-        ...(overlap === undefined ? [] : [overlapCitations(overlap, dimension.key)])
+        ...(higherOrder === undefined ? [] : [higherOrderCitations(higherOrder, dimension.key)])
       ]
       return sql`
         totals AS (
           SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
             coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
-          FROM (${unionAll(responseRows(projectId, cut, previousStart, windowEnd, overlap))}) t
+          FROM (${unionAll(responseRows(projectId, cut, previousStart, windowEnd, higherOrder))}) t
         ),
         counts AS (
           SELECT t.id,
@@ -333,16 +356,16 @@ export const layerSql = Layer.effect(
     /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
     const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut) => {
       const { windowEnd, windowStart } = periodsOf(query.range)
-      const urls = rollupOf("url", projectId, cut)
-      const overlap = overlapOf(projectId, cut, windowStart, windowEnd)
+      const urls = rollupsOf("url", projectId, cut)
+      const higherOrder = higherOrderOf(projectId, cut, windowStart, windowEnd)
       const key = sql.literal("source_url_id")
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
-      const corrections = overlap === undefined ? [] : [overlapCitations(overlap, sql.literal("c.source_url_id"))]
+      const corrections = higherOrder === undefined ? [] : [higherOrderCitations(higherOrder, sql.literal("c.source_url_id"))]
       // The ranking needs W's citations per URL only: whole months from the monthly rows.
       const split = splitByMonths(windowStart, windowEnd)
       const ranking = [
         ...rowsWithin(urls, key, split.days),
-        ...rowsWithin(rollupOf("url", projectId, cut, "monthly"), key, split.months),
+        ...rowsWithin(rollupsOf("url", projectId, cut, "monthly"), key, split.months),
         ...corrections
       ]
       const days = [...rowsWithin(urls, key, [[windowStart, windowEnd]]), ...corrections]
@@ -364,7 +387,7 @@ export const layerSql = Layer.effect(
         )
         SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, ${bucket} AS bucket,
           sum(t.responses) AS n
-        FROM (${unionAll(responseRows(projectId, cut, windowStart, windowEnd, overlap))}) t GROUP BY 5
+        FROM (${unionAll(responseRows(projectId, cut, windowStart, windowEnd, higherOrder))}) t GROUP BY 5
         UNION ALL
         SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
         UNION ALL

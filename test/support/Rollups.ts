@@ -2,27 +2,28 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * The analytics rollups of a project (migration 0003) against the same counts computed from scratch
+ * The analytics rollups of a project (migrations 0003 and 0005) against the same counts computed from scratch
  * from the raw tables: the rows that differ, per table. Zero rows (all counts 0) are as good as absent.
  * An empty result means the triggers kept every rollup exact.
  */
 export const rollupMismatches = (projectId: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const groups = `JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
+      ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
+    // Each pair of the prompt's tags once, the smaller id first.
+    const pairs = `JOIN (SELECT a.prompt_id, a.tag_id, b.tag_id AS other_tag_id FROM prompt_tags a
+      JOIN prompt_tags b ON b.prompt_id = a.prompt_id AND b.tag_id > a.tag_id) pt ON pt.prompt_id = r.prompt_id`
     const cuts = {
       daily: { key: [] as Array<string>, join: "" },
-      group_daily: {
-        key: ["group_id"],
-        join: `JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
-          ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
-      },
+      group_daily: { key: ["group_id"], join: groups },
       tag_daily: { key: ["tag_id"], join: "JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id" },
       tag_group_daily: {
         key: ["tag_id", "group_id"],
-        join: `JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id
-          JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
-          ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
-      }
+        join: `JOIN prompt_tags pt ON pt.prompt_id = r.prompt_id ${groups}`
+      },
+      tag_pair_daily: { key: ["tag_id", "other_tag_id"], join: pairs },
+      tag_pair_group_daily: { key: ["tag_id", "other_tag_id", "group_id"], join: `${pairs} ${groups}` }
     }
     const counted = {
       response: { key: [] as Array<string>, join: "", values: "count(*) AS responses", columns: ["responses"] },

@@ -69,7 +69,8 @@ const statusArb: fc.Arbitrary<ResponseStatus> = fc.constantFrom<ResponseStatus>(
 const datasetArb: fc.Arbitrary<DatasetSpec> = fc
   .record({
     monitors: fc.array(fc.record({ country: fc.constantFrom(...countryPool) }), { minLength: 1, maxLength: 3 }),
-    tags: fc.integer({ min: 0, max: 3 }),
+    // Up to four, so that prompts carry up to four of the tags of a filter (see `higherOrderOf`).
+    tags: fc.integer({ min: 0, max: 4 }),
     sources: fc.uniqueArray(fc.constantFrom(...domainPool), { minLength: 1, maxLength: 5 })
   })
   .chain(({ monitors, sources, tags }) =>
@@ -159,7 +160,7 @@ const paramsArb = (dataset: DatasetSpec): fc.Arbitrary<Params> => {
       fc.constant({}),
       fc.record(groupFilters),
       dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags).map((tags) => tags.slice(0, 1)) }),
-      // Several tags: a prompt carrying two of them must count once.
+      // Several tags: a prompt carrying two, three or four of them must count once.
       dataset.tags === 0 ? fc.constant({}) : fc.record({ tags: indexes(dataset.tags) }),
       fc.record({ ...groupFilters, tags: dataset.tags === 0 ? fc.constant(undefined) : some(indexes(dataset.tags)) })
     ),

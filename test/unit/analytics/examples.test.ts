@@ -141,23 +141,23 @@ interface Loaded {
   readonly close: () => Promise<void>
 }
 
-const loadMemory = async (): Promise<Loaded> => {
+const loadMemory = async (spec: DatasetSpec = dataset): Promise<Loaded> => {
   const db = new MemoryTables()
   const organization = writeMemoryOrganization(db)
   const other = writeMemory(db, organization, neighbour)
-  const ids = writeMemory(db, organization, dataset)
+  const ids = writeMemory(db, organization, spec)
   const layer = AnalyticsMemory.layerMemory.pipe(Layer.provide(Layer.succeed(MemoryStore, db)))
   return { ids, other, run: (effect) => Effect.runPromise(Effect.provide(effect, layer).pipe(Effect.orDie)), close: async () => {} }
 }
 
-const loadSql = async (): Promise<Loaded> => {
+const loadSql = async (spec: DatasetSpec = dataset): Promise<Loaded> => {
   const runtime = ManagedRuntime.make(
     AnalyticsSql.layerSql.pipe(Layer.provideMerge(migratedSql), Layer.provide(Logger.minimumLogLevel(LogLevel.None)))
   )
   const { ids, other } = await runtime.runPromise(Effect.gen(function*() {
     const organization = yield* writeSqlOrganization()
     const other = yield* writeSql(organization, neighbour)
-    const ids = yield* writeSql(organization, dataset)
+    const ids = yield* writeSql(organization, spec)
     return { ids, other }
   }))
   return { ids, other, run: (effect) => runtime.runPromise(effect.pipe(Effect.orDie)), close: () => runtime.dispose() }
@@ -196,7 +196,7 @@ const measures = ([used, usedChange, percentage, percentageChange, average, aver
 describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("hand-computed examples (%s)", (_name, load) => {
   let loaded: Loaded
   beforeAll(async () => {
-    loaded = await load()
+    loaded = await load(dataset)
   }, 60_000)
   afterAll(() => loaded.close())
 
@@ -355,5 +355,61 @@ describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("hand-co
       })))
     expect([...known.monitors].sort((x, y) => x - y)).toEqual([...loaded.ids.monitors])
     expect(known.tags).toEqual([loaded.ids.tags[0]])
+  })
+})
+
+/**
+ * Several tags: a response counts once whatever number of the given tags its prompt carries (the SQL
+ * subtracts pairs of tags and adds back prompts carrying three or more). W = 2026-01-10 alone, P empty.
+ */
+const tagged: DatasetSpec = {
+  monitors: [{ country: "US" }],
+  tags: 4,
+  // Q1 carries all four tags, Q2 three, Q3 two, Q4 one, Q5 none.
+  prompts: [{ monitor: 0, tags: [0, 1, 2, 3] }, { monitor: 0, tags: [0, 1, 2] }, { monitor: 0, tags: [0, 1] }, { monitor: 0, tags: [2] }, {
+    monitor: 0,
+    tags: []
+  }],
+  sources: ["alpha.com", "beta.com"],
+  urls: [{ source: 0, url: "https://alpha.com/1" }, { source: 1, url: "https://beta.com/x" }],
+  responses: [
+    { prompt: 0, platform: "chatgpt", status: "analyzed", collected_at: "2026-01-10T01:00:00.000Z", citations: [0] }, // q1
+    { prompt: 1, platform: "chatgpt", status: "analyzed", collected_at: "2026-01-10T02:00:00.000Z", citations: [0] }, // q2
+    { prompt: 2, platform: "gemini", status: "analyzed", collected_at: "2026-01-10T03:00:00.000Z", citations: [0, 0] }, // q3
+    { prompt: 3, platform: "chatgpt", status: "analyzed", collected_at: "2026-01-10T04:00:00.000Z", citations: [1] }, // q4
+    { prompt: 4, platform: "chatgpt", status: "analyzed", collected_at: "2026-01-10T05:00:00.000Z", citations: [0] } // q5
+  ]
+}
+
+describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("several tags (%s)", (_name, load) => {
+  let loaded: Loaded
+  beforeAll(async () => {
+    loaded = await load(tagged)
+  }, 60_000)
+  afterAll(() => loaded.close())
+
+  const day = { start: "2026-01-10", end: "2026-01-10" }
+  const tags = (...indexes: Array<number>) => indexes.map((index) => loaded.ids.tags[index]!)
+  const sources = (filters: Filters) =>
+    loaded.run(Effect.flatMap(Analytics, (a) => a.sources(loaded.ids.project, list<SourceSortBy>({ range: day, filters }))))
+  const numbers = (page: { rows: ReadonlyArray<{ source: { domain: string }; used_count: number; used_percentage: number; average_citations: number }> }) =>
+    page.rows.map((row) => [row.source.domain, row.used_count, row.used_percentage, row.average_citations])
+
+  it("count each response once, whatever number of the tags its prompt carries", async () => {
+    // All four tags: q1 (k = 4), q2 (3), q3 (2), q4 (1); T = 4. alpha q1 q2 q3 → 3, 75 %, 4 citations → 1; beta q4 → 25 %, 0.25.
+    expect(numbers(await sources({ tags: tags(0, 1, 2, 3) }))).toEqual([["alpha.com", 3, 75, 1], ["beta.com", 1, 25, 0.25]])
+    // Three tags, 0 1 3: q1 (3), q2 (2), q3 (2); T = 3: alpha 3, 100 %, 4/3 → 1.33.
+    expect(numbers(await sources({ tags: tags(0, 1, 3) }))).toEqual([["alpha.com", 3, 100, 1.33]])
+    // Two tags, 1 2: q1, q2 (2 each), q3, q4 (1); T = 4 as with all four.
+    expect(numbers(await sources({ tags: tags(1, 2) }))).toEqual([["alpha.com", 3, 75, 1], ["beta.com", 1, 25, 0.25]])
+    // With another filter: chatgpt drops q3. Tags 0 1 2 3: q1 q2 q4, T = 3: alpha 2 → 67 %, 2/3 → 0.67; beta 33 %, 0.33.
+    expect(numbers(await sources({ tags: tags(0, 1, 2, 3), platforms: ["chatgpt"] }))).toEqual([
+      ["alpha.com", 2, 67, 0.67],
+      ["beta.com", 1, 33, 0.33]
+    ])
+    // The series: alpha.com/1 cited by 3 of the 4 responses of the day.
+    const series = await loaded.run(Effect.flatMap(Analytics, (a) =>
+      a.sourceUrlUsage(loaded.ids.project, { range: day, filters: { tags: tags(0, 1, 2, 3) }, interval: "day", topN: 1 })))
+    expect(series.series.map((s) => s.data.map((point) => point.value))).toEqual([[75]])
   })
 })
