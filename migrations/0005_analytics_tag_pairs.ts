@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { createTable, deltasOfResponses, deltaTables, mergeFunction, rollupsOf, upsert } from "./rollups.ts"
+import { coveringUrlIndex, createTable, deltasOfResponses, deltaTables, mergeFunction, rollupsOf, upsert } from "./rollups.ts"
 
 /**
  * Rollups per pair of tags a prompt carries, with and without the group (./rollups.ts), so that a
@@ -19,7 +19,14 @@ export default Effect.gen(function*() {
   for (const rollup of pairs) {
     for (const statement of createTable(rollup)) yield* sql.unsafe(statement)
   }
-  yield* sql.unsafe(mergeFunction([...rollupsOf(["all", "group", "tag", "tag_group"]), ...pairs], true))
+  const rollups = [...rollupsOf(["all", "group", "tag", "tag_group"]), ...pairs]
+  yield* sql.unsafe(mergeFunction(rollups, true))
+
+  // A time series reads the days of its top URLs by URL: from the index alone (before, ~90k table pages
+  // for a monitor's 90 days on the bench dataset).
+  for (const rollup of rollups.filter((rollup) => rollup.counts === "source_url_id" && rollup.grain === "daily")) {
+    for (const statement of coveringUrlIndex(rollup)) yield* sql.unsafe(statement)
+  }
 
   // What is already stored, in the new tables only.
   yield* sql.unsafe(`

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import {
   Analytics,
   bucketStart,
@@ -10,11 +10,11 @@ import {
   hundredfold,
   type ListQuery,
   type MeasureKey,
-  nextBucket,
   type Measures,
   periodsOf,
   type SeriesQuery
 } from "./Analytics.ts"
+import { type Read, readsOf } from "./Reads.ts"
 
 /**
  * Analytics on PostgreSQL (or PGlite), set-based: one statement per request. Nothing is queried per
@@ -74,24 +74,25 @@ const cutOf = (filters: Filters): Cut =>
     ? { kind: "group", filters }
     : { kind: "all" }
 
+/** The infix of a rollup table's name: its cut (migrations/rollups.ts). */
+type Infix = "" | "group_" | "tag_" | "tag_group_" | "tag_pair_" | "tag_pair_group_"
+
 /**
- * `[from, to)` (ms, midnights) as its whole calendar months (at most one range) and the days before and
- * after them (ranges), so that a long window reads monthly rows where it can.
+ * What a month of a rollup's monthly rows costs to read, in days of its daily rows (`readsOf`): the
+ * more keys a cut has, the fewer of its rows a month merges. Measured on the bench dataset
+ * (docs/performance.md); they choose between reads of equal results, so they only ever change speed.
  */
-export const splitByMonths = (from: number, to: number) => {
-  const firstMonth = bucketStart("month", from) === from ? from : nextBucket("month", from)
-  const end = bucketStart("month", to)
-  if (firstMonth >= end) return { months: [], days: from < to ? [[from, to] as const] : [] }
-  return {
-    months: [[firstMonth, end] as const],
-    days: [...(from < firstMonth ? [[from, firstMonth] as const] : []), ...(end < to ? [[end, to] as const] : [])]
-  }
+const MONTH_COST_DAYS: Record<"source" | "url", Record<Infix, number>> = {
+  source: { "": 2, group_: 6, tag_: 3, tag_group_: 8, tag_pair_: 4, tag_pair_group_: 11 },
+  url: { "": 5, group_: 16, tag_: 9, tag_group_: 18, tag_pair_: 12, tag_pair_group_: 20 }
 }
 
 export const layerSql = Layer.effect(
   Analytics,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** The current UTC day: `readsOf` knows the days after it are empty. */
+    const today = Effect.map(Clock.currentTimeMillis, (now) => bucketStart("day", now))
 
     /**
      * Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and
@@ -141,35 +142,29 @@ export const layerSql = Layer.effect(
       }`
 
     /**
-     * The rollup tables of a cut (`prefix` response, source or url), each with the condition on its rows
-     * and the sign its counts are summed with. Several tags are an inclusion–exclusion: the tags' rows
-     * count a response once per tag its prompt carries, so the rows of each pair of them are subtracted
-     * (see `higherOrderOf` for prompts carrying three or more).
+     * The rollups of a cut, by the infix of their tables' names (`url_${infix}daily`), each with the
+     * condition on its rows and the sign its counts are summed with. Several tags are an
+     * inclusion–exclusion: the tags' rows count a response once per tag its prompt carries, so the rows
+     * of each pair of them are subtracted (see `higherOrderOf` for prompts carrying three or more).
      */
-    const rollupsOf = (
-      prefix: "response" | "source" | "url",
-      projectId: number,
-      cut: Cut,
-      grain: "daily" | "monthly" = "daily"
-    ): Array<{ readonly table: Fragment; readonly where: Fragment; readonly sign: 1 | -1 }> => {
-      const table = (name: string) => sql.literal(`${prefix}_${name}${grain}`)
+    const rollupsOf = (projectId: number, cut: Cut): Array<{ readonly infix: Infix; readonly where: Fragment; readonly sign: 1 | -1 }> => {
       switch (cut.kind) {
         case "all":
-          return [{ table: table(""), where: sql`t.project_id = ${projectId}`, sign: 1 }]
+          return [{ infix: "", where: sql`t.project_id = ${projectId}`, sign: 1 }]
         case "group":
           return [{
-            table: table("group_"),
+            infix: "group_",
             where: sql`t.project_id = ${projectId} AND t.group_id IN (${groupsOf(projectId, cut.filters)})`,
             sign: 1
           }]
         case "tag": {
-          const groups = hasGroupFilter(cut.filters) ? "group_" : ""
-          const inGroups = hasGroupFilter(cut.filters) ? sql` AND t.group_id IN (${groupsOf(projectId, cut.filters)})` : sql``
+          const grouped = hasGroupFilter(cut.filters)
+          const inGroups = grouped ? sql` AND t.group_id IN (${groupsOf(projectId, cut.filters)})` : sql``
           const tags = sql.in(cut.tags)
           return [
-            { table: table(`tag_${groups}`), where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags}${inGroups}`, sign: 1 },
+            { infix: grouped ? "tag_group_" : "tag_", where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags}${inGroups}`, sign: 1 },
             ...(cut.tags.length < 2 ? [] : [{
-              table: table(`tag_pair_${groups}`),
+              infix: grouped ? "tag_pair_group_" as const : "tag_pair_" as const,
               where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags} AND t.other_tag_id IN ${tags}${inGroups}`,
               sign: -1 as const
             }])
@@ -177,6 +172,10 @@ export const layerSql = Layer.effect(
         }
       }
     }
+
+    /** A rollup table: `prefix` response, source or url. */
+    const tableOf = (prefix: "response" | "source" | "url", infix: Infix, grain: "daily" | "monthly") =>
+      sql.literal(`${prefix}_${infix}${grain}`)
 
     /** A rollup's count column as summed: negated for a subtracted rollup. */
     const signed = (sign: 1 | -1, column: string) => sql.literal(sign === 1 ? `t.${column}` : `-t.${column}`)
@@ -203,56 +202,60 @@ export const layerSql = Layer.effect(
      * numeric sum would make the rounding divide exactly).
      */
     const responseRows = (projectId: number, cut: Cut, from: number, to: number, higherOrder: Fragment | undefined) => [
-      ...rollupsOf("response", projectId, cut).map((rollup) =>
-        sql`SELECT t.day, ${signed(rollup.sign, "responses")} AS responses FROM ${rollup.table} t
+      ...rollupsOf(projectId, cut).map((rollup) =>
+        sql`SELECT t.day, ${signed(rollup.sign, "responses")} AS responses FROM ${tableOf("response", rollup.infix, "daily")} t
           WHERE ${rollup.where} AND t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)}`
       ),
       ...(higherOrder === undefined ? [] : [sql`SELECT o.day, o.w::integer AS responses FROM (${higherOrder}) o`])
     ]
 
-    /** The higher orders' rows for a source or URL (`key` a column of citations `c`): (id, day, used, cited). */
-    const higherOrderCitations = (higherOrder: Fragment, key: Fragment) => sql`
-      SELECT ${key} AS id, o.day, o.w::integer AS used, (o.w * count(*))::integer AS cited
-      FROM (${higherOrder}) o JOIN citations c ON c.response_id = o.id
-      GROUP BY ${key}, o.id, o.day, o.w`
+    /** A count column (of `t`) times -1, 0 or 1. */
+    const times = (column: string, factor: number) => sql.literal(factor === 0 ? "0" : factor > 0 ? `t.${column}` : `-t.${column}`)
+
+    /**
+     * The rows of a cut's rollups of sources or URLs for some reads (src/Analytics/Reads.ts), as (id, day,
+     * used_w, cited_w, used_p, cited_p): one branch per rollup and read, so that each is a range of the
+     * primary key (an OR of ranges would scan the cut's whole history).
+     */
+    const rowsOf = (dimension: Dimension, projectId: number, cut: Cut, readsOf: (monthCostDays: number) => ReadonlyArray<Read>) =>
+      rollupsOf(projectId, cut).flatMap((rollup) =>
+        readsOf(MONTH_COST_DAYS[dimension.rollup][rollup.infix]).map((read) => {
+          const [w, p] = [read.w * rollup.sign, read.p * rollup.sign]
+          return sql`SELECT t.${dimension.rollupKey} AS id, t.day, ${times("used", w)} AS used_w, ${times("cited", w)} AS cited_w,
+              ${times("used", p)} AS used_p, ${times("cited", p)} AS cited_p
+            FROM ${tableOf(dimension.rollup, rollup.infix, read.grain)} t
+            WHERE ${rollup.where} AND t.day >= ${dateOf(read.from)} AND t.day < ${dateOf(read.to)}`
+        })
+      )
+
+    /** The higher orders' rows for sources or URLs, in the shape of `rowsOf`. */
+    const higherOrderRows = (higherOrder: Fragment, dimension: Dimension, windowStart: number) => {
+      const inW = sql`o.day >= ${dateOf(windowStart)}`
+      return sql`
+        SELECT ${dimension.key} AS id, o.day,
+          (CASE WHEN ${inW} THEN o.w ELSE 0 END)::integer AS used_w,
+          (CASE WHEN ${inW} THEN o.w * count(*) ELSE 0 END)::integer AS cited_w,
+          (CASE WHEN ${inW} THEN 0 ELSE o.w END)::integer AS used_p,
+          (CASE WHEN ${inW} THEN 0 ELSE o.w * count(*) END)::integer AS cited_p
+        FROM (${higherOrder}) o JOIN citations c ON c.response_id = o.id
+        GROUP BY ${dimension.key}, o.id, o.day, o.w`
+    }
 
     /** Row sources stacked into one: `UNION ALL`, never an empty list (W has a day at least). */
     const unionAll = sql.join(" UNION ALL ", false)
 
     /**
-     * The rows of a rollup within some day ranges (`[from, to)`, ms, midnights): one branch per range,
-     * so that each is a range of the primary key (an OR of ranges would scan the cut's whole history).
-     */
-    const rowsWithin = (
-      rollups: ReadonlyArray<{ readonly table: Fragment; readonly where: Fragment; readonly sign: 1 | -1 }>,
-      key: Fragment,
-      ranges: ReadonlyArray<readonly [number, number]>
-    ) =>
-      rollups.flatMap((rollup) =>
-        ranges.map((range) =>
-          sql`SELECT t.${key} AS id, t.day, ${signed(rollup.sign, "used")} AS used, ${signed(rollup.sign, "cited")} AS cited
-            FROM ${rollup.table} t
-            WHERE ${rollup.where} AND t.day >= ${dateOf(range[0])} AND t.day < ${dateOf(range[1])}`
-        )
-      )
-
-    /**
      * The CTEs `totals (total_w, total_p)` and `counts (id, used_w, cited_w, used_p, cited_p)` of every
-     * row cited in W, from a rollup: each period's whole calendar months from the monthly rows, its
-     * other days from the daily ones. A monthly row lies wholly in P or in W, so `day >= W's start`
-     * still tells its period.
+     * row cited in W, from the cut's rollups: daily response totals, and the reads of `readsOf` for the
+     * sources or URLs.
      */
-    const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut) => {
+    const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut, today: number) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      const periods = [splitByMonths(previousStart, windowStart), splitByMonths(windowStart, windowEnd)]
-      const daily = rollupsOf(dimension.rollup, projectId, cut)
-      const monthly = rollupsOf(dimension.rollup, projectId, cut, "monthly")
       const higherOrder = higherOrderOf(projectId, cut, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const branches = [
-        ...rowsWithin(daily, dimension.rollupKey, periods.flatMap((period) => period.days)),
-        ...rowsWithin(monthly, dimension.rollupKey, periods.flatMap((period) => period.months)),
-        ...(higherOrder === undefined ? [] : [higherOrderCitations(higherOrder, dimension.key)])
+        ...rowsOf(dimension, projectId, cut, (monthCostDays) => readsOf(previousStart, windowStart, windowEnd, today, monthCostDays)),
+        ...(higherOrder === undefined ? [] : [higherOrderRows(higherOrder, dimension, windowStart)])
       ]
       return sql`
         totals AS (
@@ -261,14 +264,10 @@ export const layerSql = Layer.effect(
           FROM (${unionAll(responseRows(projectId, cut, previousStart, windowEnd, higherOrder))}) t
         ),
         counts AS (
-          SELECT t.id,
-            coalesce(sum(t.used) FILTER (WHERE ${inW}), 0) AS used_w,
-            coalesce(sum(t.cited) FILTER (WHERE ${inW}), 0) AS cited_w,
-            coalesce(sum(t.used) FILTER (WHERE NOT ${inW}), 0) AS used_p,
-            coalesce(sum(t.cited) FILTER (WHERE NOT ${inW}), 0) AS cited_p
+          SELECT t.id, sum(t.used_w) AS used_w, sum(t.cited_w) AS cited_w, sum(t.used_p) AS used_p, sum(t.cited_p) AS cited_p
           FROM (${unionAll(branches)}) t
           GROUP BY t.id
-          HAVING sum(t.used) FILTER (WHERE ${inW}) > 0
+          HAVING sum(t.used_w) > 0
         )`
     }
 
@@ -308,7 +307,7 @@ export const layerSql = Layer.effect(
       view: (row: PageRow, measures: Measures) => Row
     ) =>
       Effect.gen(function*() {
-        const ctes = rollupCounts(projectId, query, dimension, cutOf(query.filters))
+        const ctes = rollupCounts(projectId, query, dimension, cutOf(query.filters), yield* today)
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
         const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
         const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
@@ -354,25 +353,24 @@ export const layerSql = Layer.effect(
       })
 
     /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
-    const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut) => {
+    const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut, today: number) => {
       const { windowEnd, windowStart } = periodsOf(query.range)
-      const urls = rollupsOf("url", projectId, cut)
       const higherOrder = higherOrderOf(projectId, cut, windowStart, windowEnd)
-      const key = sql.literal("source_url_id")
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
-      const corrections = higherOrder === undefined ? [] : [higherOrderCitations(higherOrder, sql.literal("c.source_url_id"))]
-      // The ranking needs W's citations per URL only: whole months from the monthly rows.
-      const split = splitByMonths(windowStart, windowEnd)
+      const higherOrders = higherOrder === undefined ? [] : [higherOrderRows(higherOrder, dimensions.url, windowStart)]
+      // The ranking needs W's citations per URL only (no P); the uses per bucket need W's days.
       const ranking = [
-        ...rowsWithin(urls, key, split.days),
-        ...rowsWithin(rollupsOf("url", projectId, cut, "monthly"), key, split.months),
-        ...corrections
+        ...rowsOf(dimensions.url, projectId, cut, (monthCostDays) => readsOf(windowStart, windowStart, windowEnd, today, monthCostDays)),
+        ...higherOrders
       ]
-      const days = [...rowsWithin(urls, key, [[windowStart, windowEnd]]), ...corrections]
+      const days = [
+        ...rowsOf(dimensions.url, projectId, cut, () => [{ grain: "daily", from: windowStart, to: windowEnd, w: 1, p: 0 }]),
+        ...higherOrders
+      ]
       return sql<SeriesRow>`
         WITH cited AS (
-          SELECT t.id AS source_url_id, sum(t.cited) AS n FROM (${unionAll(ranking)}) t
-          GROUP BY t.id HAVING sum(t.cited) > 0
+          SELECT t.id AS source_url_id, sum(t.cited_w) AS n FROM (${unionAll(ranking)}) t
+          GROUP BY t.id HAVING sum(t.cited_w) > 0
         ),
         -- Only URLs cited at least as often as the N-th need their names (for the ties).
         contenders AS (
@@ -391,14 +389,14 @@ export const layerSql = Layer.effect(
         UNION ALL
         SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
         UNION ALL
-        SELECT 'hit', t.id, NULL, NULL, ${bucket}, sum(t.used)
+        SELECT 'hit', t.id, NULL, NULL, ${bucket}, sum(t.used_w)
         FROM (${unionAll(days)}) t WHERE t.id IN (SELECT id FROM top)
         GROUP BY t.id, 5`
     }
 
     const seriesOf = (projectId: number, query: SeriesQuery) =>
       Effect.gen(function*() {
-        const rows = yield* rollupSeries(projectId, query, cutOf(query.filters))
+        const rows = yield* rollupSeries(projectId, query, cutOf(query.filters), yield* today)
 
         const starts = bucketsOf(query.interval, query.range)
         const index = new Map(starts.map((start, position) => [formatDate(start), position]))

@@ -1,17 +1,22 @@
-import { SqlClient } from "@effect/sql"
+import { NodeContext } from "@effect/platform-node"
+import { Migrator, SqlClient } from "@effect/sql"
+import { PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { migrations } from "../../../migrations/index.ts"
+import * as Migrations from "../../../src/Database/Migrations.ts"
 import type { AnalyzedResponse } from "../../../src/Responses/Repo.ts"
 import * as Responses from "../../../src/Responses/Repo.ts"
 import { writeSql, writeSqlOrganization } from "../../support/AnalyticsData.ts"
-import { migratedSql } from "../../support/Databases.ts"
+import { freshSql, migratedSql } from "../../support/Databases.ts"
 import { rollupMismatches } from "../../support/Rollups.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 
 /**
- * The analytics rollups (migration 0003) on the paths the service itself writes by: a large ingestion
+ * The analytics rollups (migrations 0003 and 0005) on the paths the service itself writes by: a large ingestion
  * batch, whose citations are inserted in several statements (one response's citations may straddle
- * two), and the cascades of the API's deletions. The differential test covers random plain-SQL data.
+ * two), and the cascades of the API's deletions; and rollups added by a migration over data already
+ * stored. The differential test covers random plain-SQL data.
  */
 
 const runtime = ManagedRuntime.make(
@@ -85,5 +90,41 @@ describe(`analytics rollups (${sqlBackend})`, () => {
     await run((sql) => sql`DELETE FROM projects WHERE id = ${ids.project}`)
     const rows = await run((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM url_daily WHERE project_id = ${ids.project}`)
     expect(rows).toEqual([{ n: 0 }])
+  }, 60_000)
+})
+
+describe(`the tag pairs migration (${sqlBackend})`, () => {
+  it("counts the answers stored before it", async () => {
+    const runtime = ManagedRuntime.make(freshSql.pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
+    try {
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0005"))
+      await runtime.runPromise(
+        PgMigrator.run({ loader: Migrator.fromRecord(before), table: "schema_migrations" }).pipe(Effect.provide(NodeContext.layer))
+      )
+      const ids = await runtime.runPromise(Effect.gen(function*() {
+        const organization = yield* writeSqlOrganization("Pairs org")
+        return yield* writeSql(organization, {
+          monitors: [{ country: "US" }, { country: "DE" }],
+          tags: 3,
+          prompts: [{ monitor: 0, tags: [0, 1, 2] }, { monitor: 1, tags: [0, 1] }, { monitor: 0, tags: [2] }],
+          sources: ["alpha.com", "beta.com"],
+          urls: [{ source: 0, url: "https://alpha.com/1" }, { source: 1, url: "https://beta.com/2" }],
+          responses: Array.from({ length: 30 }, (_, i) => ({
+            prompt: i % 3,
+            platform: i % 2 === 0 ? "chatgpt" as const : "gemini" as const,
+            status: i % 10 === 9 ? "failed" as const : "analyzed" as const,
+            collected_at: new Date(Date.UTC(2026, 0, 25) + i * 3 * DAY).toISOString(),
+            citations: [i % 2, 0, ...(i % 4 === 0 ? [1] : [])]
+          }))
+        })
+      }))
+      await runtime.runPromise(Migrations.migrate)
+      const pairs = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM url_tag_pair_group_monthly WHERE project_id = ${ids.project}`))
+      expect(pairs[0]!.n).toBeGreaterThan(0)
+      expect(await runtime.runPromise(rollupMismatches(ids.project))).toEqual({})
+    } finally {
+      await runtime.dispose()
+    }
   }, 60_000)
 })
