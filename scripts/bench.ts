@@ -105,10 +105,8 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const scenarios = (context: {
   readonly projectId: number
   readonly lastDay: string
-  readonly tagId: number
-  readonly tagName: string
-  readonly secondTagId: number
-  readonly secondTagName: string
+  /** One to three tags of the project. */
+  readonly tags: ReadonlyArray<{ readonly id: number; readonly name: string }>
   readonly monitorId: number
   readonly monitorCountry: string
   readonly brandId: number
@@ -124,16 +122,20 @@ const scenarios = (context: {
       filters: { platforms: ["chatgpt", "perplexity"] }
     },
     { label: "countries[]=US", query: "&countries[]=US", filters: { countries: ["US"] } },
-    { label: `tags[]=${context.tagId} (${context.tagName})`, query: `&tags[]=${context.tagId}`, filters: { tags: [context.tagId] } },
+    // One tag, then two and three at once (several tags read the pairs of them, three the raw rows of
+    // the prompts carrying all three), then one with another filter.
+    ...[1, 2, 3].filter((n) => n <= context.tags.length).map((n) => {
+      const tags = context.tags.slice(0, n)
+      return {
+        label: `tags[]=${tags.map((tag) => tag.id).join(",")} (${tags.map((tag) => tag.name).join(", ")})`,
+        query: tags.map((tag) => `&tags[]=${tag.id}`).join(""),
+        filters: { tags: tags.map((tag) => tag.id) }
+      }
+    }),
     {
-      label: `tags[]=${context.tagId},${context.secondTagId} (${context.tagName}, ${context.secondTagName})`,
-      query: `&tags[]=${context.tagId}&tags[]=${context.secondTagId}`,
-      filters: { tags: [context.tagId, context.secondTagId] }
-    },
-    {
-      label: `tags[]=${context.tagId} & countries[]=US`,
-      query: `&tags[]=${context.tagId}&countries[]=US`,
-      filters: { tags: [context.tagId], countries: ["US"] }
+      label: `tags[]=${context.tags[0]!.id} & countries[]=US`,
+      query: `&tags[]=${context.tags[0]!.id}&countries[]=US`,
+      filters: { tags: [context.tags[0]!.id], countries: ["US"] }
     },
     {
       label: `monitors[]=${context.monitorId} (${context.monitorCountry})`,
@@ -292,14 +294,10 @@ const main = async () => {
     const counts = await run(countRows(projectId))
     const context = await run(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const [tag] = yield* sql<{ id: number; name: string }>`
-        SELECT id, name FROM tags WHERE project_id = ${projectId} AND lower(name) = 'pricing'
-        UNION ALL (SELECT id, name FROM tags WHERE project_id = ${projectId} ORDER BY id)
-        LIMIT 1`
-      // A second tag for the several-tags scenario: prompts may carry both.
-      const [second] = yield* sql<{ id: number; name: string }>`
-        SELECT id, name FROM tags WHERE project_id = ${projectId} AND id <> ${tag!.id}
-        ORDER BY (lower(name) = 'comparison') DESC, id LIMIT 1`
+      // Up to three tags, for one, two and three at once: prompts may carry several of them.
+      const tags = yield* sql<{ id: number; name: string }>`
+        SELECT id, name FROM tags WHERE project_id = ${projectId}
+        ORDER BY array_position(ARRAY['pricing', 'comparison', 'integrations'], lower(name)) NULLS LAST, id LIMIT 3`
       const [monitor] = yield* sql<{ id: number; country: string }>`
         SELECT id, country FROM monitors WHERE project_id = ${projectId} ORDER BY (country = 'US') DESC, id LIMIT 1`
       const [project] = yield* sql<{ brand_id: number | null }>`SELECT brand_id FROM projects WHERE id = ${projectId}`
@@ -312,10 +310,7 @@ const main = async () => {
         INSERT INTO api_keys (organization_id, name, key_hash, prefix, abilities)
         VALUES (${bench.organizationId}, 'npm run bench', ${hashKey(key)}, ${keyPrefix(key)}, ${["*"]}) RETURNING id`
       return {
-        tagId: tag!.id,
-        tagName: tag!.name,
-        secondTagId: second?.id ?? tag!.id,
-        secondTagName: second?.name ?? tag!.name,
+        tags,
         monitorId: monitor!.id,
         monitorCountry: monitor!.country,
         brandId: project!.brand_id ?? brand!.id,
@@ -334,10 +329,7 @@ const main = async () => {
     const all = scenarios({
       projectId,
       lastDay,
-      tagId: context.tagId,
-      tagName: context.tagName,
-      secondTagId: context.secondTagId,
-      secondTagName: context.secondTagName,
+      tags: context.tags,
       monitorId: context.monitorId,
       monitorCountry: context.monitorCountry,
       brandId: context.brandId,

@@ -177,8 +177,8 @@ export const layerSql = Layer.effect(
     const tableOf = (prefix: "response" | "source" | "url", infix: Infix, grain: "daily" | "monthly") =>
       sql.literal(`${prefix}_${infix}${grain}`)
 
-    /** A rollup's count column as summed: negated for a subtracted rollup. */
-    const signed = (sign: 1 | -1, column: string) => sql.literal(sign === 1 ? `t.${column}` : `-t.${column}`)
+    /** A count column (of `t`) times -1, 0 or 1: as summed, negated for a subtracted rollup. */
+    const times = (column: string, factor: number) => sql.literal(factor === 0 ? "0" : factor > 0 ? `t.${column}` : `-t.${column}`)
 
     /**
      * Tags and pairs of tags count a response whose prompt carries k of the given tags k - k(k - 1)/2
@@ -203,14 +203,11 @@ export const layerSql = Layer.effect(
      */
     const responseRows = (projectId: number, cut: Cut, from: number, to: number, higherOrder: Fragment | undefined) => [
       ...rollupsOf(projectId, cut).map((rollup) =>
-        sql`SELECT t.day, ${signed(rollup.sign, "responses")} AS responses FROM ${tableOf("response", rollup.infix, "daily")} t
+        sql`SELECT t.day, ${times("responses", rollup.sign)} AS responses FROM ${tableOf("response", rollup.infix, "daily")} t
           WHERE ${rollup.where} AND t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)}`
       ),
       ...(higherOrder === undefined ? [] : [sql`SELECT o.day, o.w::integer AS responses FROM (${higherOrder}) o`])
     ]
-
-    /** A count column (of `t`) times -1, 0 or 1. */
-    const times = (column: string, factor: number) => sql.literal(factor === 0 ? "0" : factor > 0 ? `t.${column}` : `-t.${column}`)
 
     /**
      * The rows of a cut's rollups of sources or URLs for some reads (src/Analytics/Reads.ts), as (id, day,
