@@ -74,6 +74,12 @@ const cutOf = (filters: Filters): Cut =>
     ? { kind: "group", filters }
     : { kind: "all" }
 
+/** A prompt carrying k >= 3 of the given tags, and `w` = (k - 1)(k - 2)/2 (see `higherOrderPrompts`). */
+interface HigherOrderPrompt {
+  readonly prompt_id: number
+  readonly w: number
+}
+
 /** The infix of a rollup table's name: its cut (migrations/rollups.ts). */
 type Infix = "" | "group_" | "tag_" | "tag_group_" | "tag_pair_" | "tag_pair_group_"
 
@@ -182,19 +188,27 @@ export const layerSql = Layer.effect(
 
     /**
      * Tags and pairs of tags count a response whose prompt carries k of the given tags k - k(k - 1)/2
-     * times, so those with k >= 3 are added (k - 1)(k - 2)/2 more times: these are those responses of
-     * [from, to) passing the other filters, with that weight as `w`, read from the raw tables (only the
-     * prompts carrying three or more of the tags). None for fewer than 3 tags.
+     * times, so those with k >= 3 are added (k - 1)(k - 2)/2 more times (`w`). These are the project's
+     * prompts carrying three or more of the tags, none for fewer than 3 tags: read first, so that the
+     * statement reads the raw rows of those prompts only, through their index, or none at all.
      */
-    const higherOrderOf = (projectId: number, cut: Cut, from: number, to: number) =>
-      cut.kind !== "tag" || cut.tags.length < 3 ? undefined : sql`
-        SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, (o.k - 1) * (o.k - 2) / 2 AS w
+    const higherOrderPrompts = (projectId: number, cut: Cut) =>
+      cut.kind !== "tag" || cut.tags.length < 3
+        ? Effect.succeed<ReadonlyArray<HigherOrderPrompt>>([])
+        : sql<HigherOrderPrompt>`
+          SELECT pt.prompt_id, ((count(*) - 1) * (count(*) - 2) / 2)::integer AS w
+          FROM prompt_tags pt JOIN prompts p ON p.id = pt.prompt_id
+          WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(cut.tags)}
+          GROUP BY pt.prompt_id HAVING count(*) > 2`
+
+    /** The responses of [from, to) of those prompts passing the other filters, with their weight `w`. */
+    const higherOrderOf = (projectId: number, filters: Filters, prompts: ReadonlyArray<HigherOrderPrompt>, from: number, to: number) =>
+      prompts.length === 0 ? undefined : sql`
+        SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, o.w
         FROM responses r
-        JOIN (
-          SELECT pt.prompt_id, count(*) AS k FROM prompt_tags pt WHERE pt.tag_id IN ${sql.in(cut.tags)}
-          GROUP BY pt.prompt_id HAVING count(*) > 2
-        ) o ON o.prompt_id = r.prompt_id
-        WHERE ${inRange(projectId, cut.filters, from, to)}`
+        JOIN (VALUES ${sql.join(", ", false)(prompts.map((prompt) => sql`(${prompt.prompt_id}::bigint, ${prompt.w}::integer)`))})
+          AS o (prompt_id, w) ON o.prompt_id = r.prompt_id
+        WHERE r.prompt_id IN ${sql.in(prompts.map((prompt) => prompt.prompt_id))} AND ${inRange(projectId, filters, from, to)}`
 
     /**
      * The response totals of [from, to) as (day, responses) rows: the cut's rollups, and the raw rows of
@@ -246,9 +260,16 @@ export const layerSql = Layer.effect(
      * row cited in W, from the cut's rollups: daily response totals, and the reads of `readsOf` for the
      * sources or URLs.
      */
-    const rollupCounts = (projectId: number, query: ListQuery<string>, dimension: Dimension, cut: Cut, today: number) => {
+    const rollupCounts = (
+      projectId: number,
+      query: ListQuery<string>,
+      dimension: Dimension,
+      cut: Cut,
+      today: number,
+      prompts: ReadonlyArray<HigherOrderPrompt>
+    ) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      const higherOrder = higherOrderOf(projectId, cut, previousStart, windowEnd)
+      const higherOrder = higherOrderOf(projectId, query.filters, prompts, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const branches = [
         ...rowsOf(dimension, projectId, cut, (monthCostDays) => readsOf(previousStart, windowStart, windowEnd, today, monthCostDays)),
@@ -304,7 +325,8 @@ export const layerSql = Layer.effect(
       view: (row: PageRow, measures: Measures) => Row
     ) =>
       Effect.gen(function*() {
-        const ctes = rollupCounts(projectId, query, dimension, cutOf(query.filters), yield* today)
+        const cut = cutOf(query.filters)
+        const ctes = rollupCounts(projectId, query, dimension, cut, yield* today, yield* higherOrderPrompts(projectId, cut))
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
         const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
         const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
@@ -350,9 +372,9 @@ export const layerSql = Layer.effect(
       })
 
     /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
-    const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut, today: number) => {
+    const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut, today: number, prompts: ReadonlyArray<HigherOrderPrompt>) => {
       const { windowEnd, windowStart } = periodsOf(query.range)
-      const higherOrder = higherOrderOf(projectId, cut, windowStart, windowEnd)
+      const higherOrder = higherOrderOf(projectId, query.filters, prompts, windowStart, windowEnd)
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
       const higherOrders = higherOrder === undefined ? [] : [higherOrderRows(higherOrder, dimensions.url, windowStart)]
       // The ranking needs W's citations per URL only (no P); the uses per bucket need W's days.
@@ -360,9 +382,13 @@ export const layerSql = Layer.effect(
         ...rowsOf(dimensions.url, projectId, cut, (monthCostDays) => readsOf(windowStart, windowStart, windowEnd, today, monthCostDays)),
         ...higherOrders
       ]
+      // The top URLs' days: the rollups' rows apart from the raw rows of higher orders, so that the
+      // planner may read them by URL through their index rather than whole.
       const days = [
-        ...rowsOf(dimensions.url, projectId, cut, () => [{ grain: "daily", from: windowStart, to: windowEnd, w: 1, p: 0 }]),
-        ...higherOrders
+        sql`SELECT d.id, d.day, d.used_w FROM (${
+          unionAll(rowsOf(dimensions.url, projectId, cut, () => [{ grain: "daily", from: windowStart, to: windowEnd, w: 1, p: 0 }]))
+        }) d WHERE d.id IN (SELECT id FROM top)`,
+        ...higherOrders.map((rows) => sql`SELECT h.id, h.day, h.used_w FROM (${rows}) h WHERE h.id IN (SELECT id FROM top)`)
       ]
       return sql<SeriesRow>`
         WITH cited AS (
@@ -387,13 +413,14 @@ export const layerSql = Layer.effect(
         SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
         UNION ALL
         SELECT 'hit', t.id, NULL, NULL, ${bucket}, sum(t.used_w)
-        FROM (${unionAll(days)}) t WHERE t.id IN (SELECT id FROM top)
+        FROM (${unionAll(days)}) t
         GROUP BY t.id, 5`
     }
 
     const seriesOf = (projectId: number, query: SeriesQuery) =>
       Effect.gen(function*() {
-        const rows = yield* rollupSeries(projectId, query, cutOf(query.filters), yield* today)
+        const cut = cutOf(query.filters)
+        const rows = yield* rollupSeries(projectId, query, cut, yield* today, yield* higherOrderPrompts(projectId, cut))
 
         const starts = bucketsOf(query.interval, query.range)
         const index = new Map(starts.map((start, position) => [formatDate(start), position]))
