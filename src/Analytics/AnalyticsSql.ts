@@ -14,6 +14,7 @@ import {
   periodsOf,
   type SeriesQuery
 } from "./Analytics.ts"
+import type { Cut as RollupCut } from "../../migrations/rollups.ts"
 import { type Read, readsOf } from "./Reads.ts"
 
 /**
@@ -80,8 +81,8 @@ interface HigherOrderPrompt {
   readonly w: number
 }
 
-/** The infix of a rollup table's name: its cut (migrations/rollups.ts). */
-type Infix = "" | "group_" | "tag_" | "tag_group_" | "tag_pair_" | "tag_pair_group_"
+/** The infix of a rollup table's name: its cut, as the migrations name the tables (migrations/rollups.ts). */
+type Infix = "" | `${Exclude<RollupCut, "all">}_`
 
 /**
  * What a month of a rollup's monthly rows costs to read, in days of its daily rows (`readsOf`): the

@@ -26,6 +26,9 @@ export interface Read {
 
 type Label = "w" | "p" | "out"
 
+/** What a day of a segment labelled so counts for W and for P. */
+const own = (label: Label): Pick<Read, "w" | "p"> => ({ w: label === "w" ? 1 : 0, p: label === "p" ? 1 : 0 })
+
 /** `[from, to)` of a month cut into its runs of days by period, in order. */
 const segmentsOf = (from: number, to: number, previousStart: number, windowStart: number, windowEnd: number) =>
   ([
@@ -51,23 +54,22 @@ export const readsOf = (
   const reads: Array<Read> = []
   // Days after today are read for nothing: no answer is collected in the future.
   const cost = (from: number, to: number) => Math.max(0, Math.min(to, today + DAY_MS) - from) / DAY_MS
+  // Runs of months (or days) read alike are one read: a window of years is a few reads, not one per month.
+  const read = (grain: Read["grain"], from: number, to: number, { p, w }: Pick<Read, "w" | "p">) => {
+    const last = reads.at(-1)
+    if (last !== undefined && last.grain === grain && last.to === from && last.w === w && last.p === p) {
+      reads[reads.length - 1] = { ...last, to }
+    } else {
+      reads.push({ grain, from, to, w, p })
+    }
+  }
   for (let month = bucketStart("month", previousStart); month < windowEnd; month = nextBucket("month", month)) {
     const end = nextBucket("month", month)
     const segments = segmentsOf(month, end, previousStart, windowStart, windowEnd)
     const counted = segments.filter((segment) => segment.label !== "out")
     if (counted.length === 0) continue
-    // Runs of months (or days) read alike are one read: a window of years is a few reads, not one per month.
-    const read = (grain: Read["grain"], from: number, to: number, w: Read["w"], p: Read["p"]) => {
-      const last = reads.at(-1)
-      if (last !== undefined && last.grain === grain && last.to === from && last.w === w && last.p === p) {
-        reads[reads.length - 1] = { ...last, to }
-      } else {
-        reads.push({ grain, from, to, w, p })
-      }
-    }
-    const own = (label: Label) => ({ w: label === "w" ? 1 : 0, p: label === "p" ? 1 : 0 }) as const
     if (segments.length === 1) {
-      read("monthly", month, end, own(segments[0]!.label).w, own(segments[0]!.label).p)
+      read("monthly", month, end, own(segments[0]!.label))
       continue
     }
     const direct = counted.reduce((days, segment) => days + cost(segment.from, segment.to), 0)
@@ -83,11 +85,13 @@ export const readsOf = (
       }
     }
     if (best === undefined) {
-      for (const segment of counted) read("daily", segment.from, segment.to, own(segment.label).w, own(segment.label).p)
+      for (const segment of counted) read("daily", segment.from, segment.to, own(segment.label))
     } else {
-      read("monthly", month, end, own(best).w, own(best).p)
+      const chosen = own(best)
+      read("monthly", month, end, chosen)
       for (const segment of segments.filter((s) => s.label !== best)) {
-        read("daily", segment.from, segment.to, (own(segment.label).w - own(best).w) as Read["w"], (own(segment.label).p - own(best).p) as Read["p"])
+        const { p, w } = own(segment.label)
+        read("daily", segment.from, segment.to, { w: (w - chosen.w) as Read["w"], p: (p - chosen.p) as Read["p"] })
       }
     }
   }
