@@ -1,11 +1,26 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * A loopback port the system reports free. A random one may be an ephemeral port a client connection
+ * of the other suites already holds, and the server would fail to start.
+ */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
 
 /**
  * The real server process (`npm start`'s command) on the embedded database: SIGTERM lets the request in
@@ -21,14 +36,16 @@ describe("graceful shutdown", () => {
   })
 
   it("finishes in-flight requests on SIGTERM and exits 0", async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    const port = await freePort()
     const { DATABASE_URL: _, ...env } = process.env
     child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "Warning" },
-      stdio: ["ignore", "ignore", "pipe"]
+      stdio: ["ignore", "pipe", "pipe"]
     })
-    let stderr = ""
-    child.stderr!.on("data", (chunk) => (stderr += chunk))
+    // Both streams, so that a failed start says why (the log goes to stdout).
+    let output = ""
+    child.stdout!.on("data", (chunk) => (output += chunk))
+    child.stderr!.on("data", (chunk) => (output += chunk))
     let exitCode: number | null | undefined
     const exited = new Promise<number | null>((resolve) =>
       child!.once("exit", (code) => {
@@ -40,8 +57,8 @@ describe("graceful shutdown", () => {
     // A first start creates the database files: seconds on an idle machine, more on a busy one.
     const deadline = Date.now() + 90_000
     while (!(await fetch(`${base}/health`).then((r) => r.ok, () => false))) {
-      if (exitCode !== undefined) throw new Error(`the server exited with ${exitCode}: ${stderr}`)
-      if (Date.now() > deadline) throw new Error(`the server did not start in 90 s: ${stderr}`)
+      if (exitCode !== undefined) throw new Error(`the server exited with ${exitCode}: ${output}`)
+      if (Date.now() > deadline) throw new Error(`the server did not start in 90 s: ${output}`)
       await wait(250)
     }
     const published = JSON.parse(readFileSync(join(dataDir, "embedded-server.json"), "utf8"))
