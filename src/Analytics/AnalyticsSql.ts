@@ -150,35 +150,44 @@ export const layerSql = Layer.effect(
 
     /**
      * The rollups of a cut, by the infix of their tables' names (`url_${infix}daily`), each with the
-     * condition on its rows and the sign its counts are summed with. Several tags are an
-     * inclusion–exclusion: the tags' rows count a response once per tag its prompt carries, so the rows
-     * of each pair of them are subtracted (see `higherOrderOf` for prompts carrying three or more).
+     * conditions of the cut on its rows besides the project's, and the sign its counts are summed with.
+     * Several tags are an inclusion–exclusion: the tags' rows count a response once per tag its prompt
+     * carries, so the rows of each pair of them are subtracted (see `higherOrderOf` for prompts carrying
+     * three or more).
      */
-    const rollupsOf = (projectId: number, cut: Cut): Array<{ readonly infix: Infix; readonly where: Fragment; readonly sign: 1 | -1 }> => {
+    const rollupsOf = (
+      projectId: number,
+      cut: Cut
+    ): Array<{ readonly infix: Infix; readonly conditions: ReadonlyArray<Fragment>; readonly sign: 1 | -1 }> => {
       switch (cut.kind) {
         case "all":
-          return [{ infix: "", where: sql`t.project_id = ${projectId}`, sign: 1 }]
+          return [{ infix: "", conditions: [], sign: 1 }]
         case "group":
-          return [{
-            infix: "group_",
-            where: sql`t.project_id = ${projectId} AND t.group_id IN (${groupsOf(projectId, cut.filters)})`,
-            sign: 1
-          }]
+          return [{ infix: "group_", conditions: [sql`t.group_id IN (${groupsOf(projectId, cut.filters)})`], sign: 1 }]
         case "tag": {
           const grouped = hasGroupFilter(cut.filters)
-          const inGroups = grouped ? sql` AND t.group_id IN (${groupsOf(projectId, cut.filters)})` : sql``
+          const inGroups = grouped ? [sql`t.group_id IN (${groupsOf(projectId, cut.filters)})`] : []
           const tags = sql.in(cut.tags)
           return [
-            { infix: grouped ? "tag_group_" : "tag_", where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags}${inGroups}`, sign: 1 },
+            { infix: grouped ? "tag_group_" : "tag_", conditions: [sql`t.tag_id IN ${tags}`, ...inGroups], sign: 1 },
             ...(cut.tags.length < 2 ? [] : [{
               infix: grouped ? "tag_pair_group_" as const : "tag_pair_" as const,
-              where: sql`t.project_id = ${projectId} AND t.tag_id IN ${tags} AND t.other_tag_id IN ${tags}${inGroups}`,
+              conditions: [sql`t.tag_id IN ${tags}`, sql`t.other_tag_id IN ${tags}`, ...inGroups],
               sign: -1 as const
             }])
           ]
         }
       }
     }
+
+    /** The rows `t` of a rollup of the project's, of the days of [from, to). */
+    const whereOf = (projectId: number, rollup: { readonly conditions: ReadonlyArray<Fragment> }, from: number, to: number) =>
+      sql.and([
+        sql`t.project_id = ${projectId}`,
+        ...rollup.conditions,
+        sql`t.day >= ${dateOf(from)}`,
+        sql`t.day < ${dateOf(to)}`
+      ])
 
     /** A rollup table: `prefix` response, source or url. */
     const tableOf = (prefix: "response" | "source" | "url", infix: Infix, grain: "daily" | "monthly") =>
@@ -219,7 +228,7 @@ export const layerSql = Layer.effect(
     const responseRows = (projectId: number, cut: Cut, from: number, to: number, higherOrder: Fragment | undefined) => [
       ...rollupsOf(projectId, cut).map((rollup) =>
         sql`SELECT t.day, ${times("responses", rollup.sign)} AS responses FROM ${tableOf("response", rollup.infix, "daily")} t
-          WHERE ${rollup.where} AND t.day >= ${dateOf(from)} AND t.day < ${dateOf(to)}`
+          WHERE ${whereOf(projectId, rollup, from, to)}`
       ),
       ...(higherOrder === undefined ? [] : [sql`SELECT o.day, o.w::integer AS responses FROM (${higherOrder}) o`])
     ]
@@ -236,7 +245,7 @@ export const layerSql = Layer.effect(
           return sql`SELECT t.${dimension.rollupKey} AS id, t.day, ${times("used", w)} AS used_w, ${times("cited", w)} AS cited_w,
               ${times("used", p)} AS used_p, ${times("cited", p)} AS cited_p
             FROM ${tableOf(dimension.rollup, rollup.infix, read.grain)} t
-            WHERE ${rollup.where} AND t.day >= ${dateOf(read.from)} AND t.day < ${dateOf(read.to)}`
+            WHERE ${whereOf(projectId, rollup, read.from, read.to)}`
         })
       )
 
@@ -332,6 +341,13 @@ export const layerSql = Layer.effect(
         const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
         const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
         const order = sql.literal(`${primary} ${direction}, m.name COLLATE "C" ASC, m.id ASC`)
+        // Sorted by a measure, only the rows up to the page's last one and those tied with it need their
+        // names (for the ties): `>= ALL` / `<= ALL` of no row (a shorter list) keeps them all.
+        const ranked = query.sortBy === nameKey || byLifetime
+          ? sql`measured`
+          : sql`(SELECT * FROM measured m WHERE ${sql.literal(`${primary} ${direction === "DESC" ? ">=" : "<="}`)} ALL (
+              SELECT ${sql.literal(primary)} FROM measured m ORDER BY ${sql.literal(`${primary} ${direction}`)}
+              OFFSET ${Math.max(0, query.window.offset + query.window.limit - 1)} LIMIT 1))`
         const rows = yield* sql<PageRow>`
           WITH ${ctes},
           measured AS (
@@ -343,7 +359,7 @@ export const layerSql = Layer.effect(
             FROM counts CROSS JOIN totals
           ),
           page AS (
-            SELECT m.* FROM (SELECT measured.*, n.name, n.source_id FROM measured JOIN ${dimension.names} n ON n.id = measured.id) m
+            SELECT m.* FROM (SELECT r.*, n.name, n.source_id FROM ${ranked} r JOIN ${dimension.names} n ON n.id = r.id) m
             ${byLifetime ? sql`LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM counts")}) l ON l.id = m.id` : sql``}
             ORDER BY ${order}
             LIMIT ${query.window.limit} OFFSET ${query.window.offset}
@@ -383,12 +399,14 @@ export const layerSql = Layer.effect(
         ...rowsOf(dimensions.url, projectId, cut, (monthCostDays) => readsOf(windowStart, windowStart, windowEnd, today, monthCostDays)),
         ...higherOrders
       ]
-      // The top URLs' days: the rollups' rows apart from the raw rows of higher orders, so that the
-      // planner may read them by URL through their index rather than whole.
+      // The top URLs' days, read URL by URL through the daily URL rollups' index on (URL, day), which
+      // carries the cut's columns and `used` but not the project: a URL's rows are its project's anyway.
       const days = [
-        sql`SELECT d.id, d.day, d.used_w FROM (${
-          unionAll(rowsOf(dimensions.url, projectId, cut, () => [{ grain: "daily", from: windowStart, to: windowEnd, w: 1, p: 0 }]))
-        }) d WHERE d.id IN (SELECT id FROM top)`,
+        ...rollupsOf(projectId, cut).map((rollup) =>
+          sql`SELECT t.source_url_id AS id, t.day, ${times("used", rollup.sign)} AS used_w
+            FROM top JOIN ${tableOf("url", rollup.infix, "daily")} t ON t.source_url_id = top.id
+            WHERE ${sql.and([...rollup.conditions, sql`t.day >= ${dateOf(windowStart)}`, sql`t.day < ${dateOf(windowEnd)}`])}`
+        ),
         ...higherOrders.map((rows) => sql`SELECT h.id, h.day, h.used_w FROM (${rows}) h WHERE h.id IN (SELECT id FROM top)`)
       ]
       return sql<SeriesRow>`
