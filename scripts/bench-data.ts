@@ -4,7 +4,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bvm_bench npm run bench:data
  *
- * The database is created when missing (through the server's `postgres` database) and migrated. Then
+ * The database is created when missing (through the server's `postgres` database), migrated, and set to
+ * one parallel worker per query for every two cores (`tuneParallelism`). Then
  * one organization ("Bench Organization") holds one project ("Bench project") with 10 brands, 5
  * segments, 6 tags, 4 monitors (US, GB, DE, FR; all 8 platforms), 300 prompts and, for each of the last
  * 180 days up to today (UTC), one response per prompt and platform: 432,000 responses, ~3% failed,
@@ -22,6 +23,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Logger, LogLevel, Redacted } from "effect"
+import * as Os from "node:os"
 import * as Database from "../src/Database/Database.ts"
 import * as Migrations from "../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
@@ -170,11 +172,30 @@ const elapsedTodayMs = Math.max(1, now - todayStart - 60_000)
 
 const seconds = (from: number) => ((Date.now() - from) / 1000).toFixed(1)
 
+/**
+ * One parallel worker per query for every two cores of this machine (at least one), set on the bench
+ * database: PostgreSQL's default of two starts three processes per query, more than a 2-core machine
+ * has, and a query then waits on its own workers (docs/performance.md, "Server settings"). The bench
+ * assumes the database runs here; on a shared server, owned by another role, the setting is left alone.
+ */
+const tuneParallelism = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const workers = Math.max(1, Math.floor(Os.availableParallelism() / 2))
+  const [database] = yield* sql<{ name: string }>`SELECT current_database() AS name`
+  yield* sql`ALTER DATABASE ${sql(database!.name)} SET max_parallel_workers_per_gather = ${sql.literal(String(workers))}`.pipe(
+    Effect.matchEffect({
+      onSuccess: () => Effect.sync(() => console.log(`max_parallel_workers_per_gather = ${workers} on this database (${Os.availableParallelism()} cores)`)),
+      onFailure: (error) => Effect.sync(() => console.log(`max_parallel_workers_per_gather left as it is: ${String(error)}`))
+    })
+  )
+})
+
 const program = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const started = Date.now()
 
   yield* Migrations.migrate
+  yield* tuneParallelism
 
   // --- Existing data -----------------------------------------------------------------------------
   const existing = yield* findBenchProject

@@ -302,7 +302,8 @@ const main = async () => {
         SELECT id, country FROM monitors WHERE project_id = ${projectId} ORDER BY (country = 'US') DESC, id LIMIT 1`
       const [project] = yield* sql<{ brand_id: number | null }>`SELECT brand_id FROM projects WHERE id = ${projectId}`
       const [brand] = yield* sql<{ id: number }>`SELECT id FROM brands WHERE project_id = ${projectId} ORDER BY id LIMIT 1`
-      const [version] = yield* sql<{ version: string }>`SELECT current_setting('server_version') AS version`
+      const [version] = yield* sql<{ version: string; workers: string }>`
+        SELECT current_setting('server_version') AS version, current_setting('max_parallel_workers_per_gather') AS workers`
       // A run that was killed leaves its key behind: remove those first.
       yield* sql`DELETE FROM api_keys WHERE organization_id = ${bench.organizationId} AND name = 'npm run bench'`
       const key = generateKey()
@@ -315,6 +316,7 @@ const main = async () => {
         monitorCountry: monitor!.country,
         brandId: project!.brand_id ?? brand!.id,
         postgres: version!.version,
+        parallelWorkers: version!.workers,
         key,
         keyId: created!.id
       }
@@ -359,7 +361,7 @@ const main = async () => {
       `Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(Os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` +
       `load average (1/5/15 min) ${load.map((x) => x.toFixed(2)).join(" / ")} at the start, ` +
       `${Os.loadavg().map((x) => x.toFixed(2)).join(" / ")} at the end; Node ${process.version}, PostgreSQL ${context.postgres} ` +
-      `on the same machine. Run: \`npm run bench${argv.length > 0 ? ` -- ${argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(" ")}` : ""}\` ` +
+      `(max_parallel_workers_per_gather ${context.parallelWorkers}) on the same machine. Run: \`npm run bench${argv.length > 0 ? ` -- ${argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(" ")}` : ""}\` ` +
       `(${WARMUP} warm-up, up to ${REQUESTS} measured requests per scenario${BUDGET_MS > 0 ? `, ${BUDGET_MS / 1000} s budget` : ""}; ` +
       `${elapsedMin} min in all).`,
       "",
