@@ -180,11 +180,12 @@ const seconds = (from: number) => ((Date.now() - from) / 1000).toFixed(1)
  */
 const tuneParallelism = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const workers = Math.max(1, Math.floor(Os.availableParallelism() / 2))
+  const cores = Os.availableParallelism()
+  const workers = Math.max(1, Math.floor(cores / 2))
   const [database] = yield* sql<{ name: string }>`SELECT current_database() AS name`
   yield* sql`ALTER DATABASE ${sql(database!.name)} SET max_parallel_workers_per_gather = ${sql.literal(String(workers))}`.pipe(
     Effect.matchEffect({
-      onSuccess: () => Effect.sync(() => console.log(`max_parallel_workers_per_gather = ${workers} on this database (${Os.availableParallelism()} cores)`)),
+      onSuccess: () => Effect.sync(() => console.log(`max_parallel_workers_per_gather = ${workers} on this database (${cores} cores)`)),
       onFailure: (error) => Effect.sync(() => console.log(`max_parallel_workers_per_gather left as it is: ${String(error)}`))
     })
   )

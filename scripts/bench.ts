@@ -302,7 +302,7 @@ const main = async () => {
         SELECT id, country FROM monitors WHERE project_id = ${projectId} ORDER BY (country = 'US') DESC, id LIMIT 1`
       const [project] = yield* sql<{ brand_id: number | null }>`SELECT brand_id FROM projects WHERE id = ${projectId}`
       const [brand] = yield* sql<{ id: number }>`SELECT id FROM brands WHERE project_id = ${projectId} ORDER BY id LIMIT 1`
-      const [version] = yield* sql<{ version: string; workers: string }>`
+      const [server] = yield* sql<{ version: string; workers: string }>`
         SELECT current_setting('server_version') AS version, current_setting('max_parallel_workers_per_gather') AS workers`
       // A run that was killed leaves its key behind: remove those first.
       yield* sql`DELETE FROM api_keys WHERE organization_id = ${bench.organizationId} AND name = 'npm run bench'`
@@ -315,8 +315,8 @@ const main = async () => {
         monitorId: monitor!.id,
         monitorCountry: monitor!.country,
         brandId: project!.brand_id ?? brand!.id,
-        postgres: version!.version,
-        parallelWorkers: version!.workers,
+        postgres: server!.version,
+        parallelWorkers: server!.workers,
         key,
         keyId: created!.id
       }

@@ -180,14 +180,16 @@ export const layerSql = Layer.effect(
       }
     }
 
-    /** The rows `t` of a rollup of the project's, of the days of [from, to). */
+    /** The rows `t` of a rollup of the days of [from, to), passing its cut's conditions. */
+    const ofDays = (rollup: { readonly conditions: ReadonlyArray<Fragment> }, from: number, to: number) => [
+      ...rollup.conditions,
+      sql`t.day >= ${dateOf(from)}`,
+      sql`t.day < ${dateOf(to)}`
+    ]
+
+    /** `ofDays` among the project's rows: every read of a rollup but the series' read by URL (`rollupSeries`). */
     const whereOf = (projectId: number, rollup: { readonly conditions: ReadonlyArray<Fragment> }, from: number, to: number) =>
-      sql.and([
-        sql`t.project_id = ${projectId}`,
-        ...rollup.conditions,
-        sql`t.day >= ${dateOf(from)}`,
-        sql`t.day < ${dateOf(to)}`
-      ])
+      sql.and([sql`t.project_id = ${projectId}`, ...ofDays(rollup, from, to)])
 
     /** A rollup table: `prefix` response, source or url. */
     const tableOf = (prefix: "response" | "source" | "url", infix: Infix, grain: "daily" | "monthly") =>
@@ -405,7 +407,7 @@ export const layerSql = Layer.effect(
         ...rollupsOf(projectId, cut).map((rollup) =>
           sql`SELECT t.source_url_id AS id, t.day, ${times("used", rollup.sign)} AS used_w
             FROM top JOIN ${tableOf("url", rollup.infix, "daily")} t ON t.source_url_id = top.id
-            WHERE ${sql.and([...rollup.conditions, sql`t.day >= ${dateOf(windowStart)}`, sql`t.day < ${dateOf(windowEnd)}`])}`
+            WHERE ${sql.and(ofDays(rollup, windowStart, windowEnd))}`
         ),
         ...higherOrders.map((rows) => sql`SELECT h.id, h.day, h.used_w FROM (${rows}) h WHERE h.id IN (SELECT id FROM top)`)
       ]
