@@ -1,7 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
@@ -17,6 +16,8 @@ import * as Health from "./Http/Health.ts"
 import { ProjectContext } from "./Http/ProjectContext.ts"
 import { ProjectFromPath } from "./Http/ProjectFromPath.ts"
 import { RequestQuota } from "./Http/RequestQuota.ts"
+import { makeNodeServer } from "./Http/NodeServer.ts"
+import { guardInput } from "./Http/RequestBody.ts"
 import { requestLog } from "./Http/RequestLog.ts"
 import { MeLive } from "./Me/Http.ts"
 import { MonitorsLive } from "./Monitors/Http.ts"
@@ -35,11 +36,12 @@ const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, Pro
   Layer.provide(Layer.mergeAll(KeyAuth.layer, RequestQuota.layer))
 )
 
-/** The API with its handlers, docs and health routes; every failure answered by `errorResponse`. */
+/** The API with its handlers, docs and health routes, behind the input limits; every failure answered by `errorResponse`. */
 export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
-  HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, errorResponse)),
+  // The input limits (body size and type, nesting, path) first; every failure answered by `errorResponse`.
+  HttpApiBuilder.middleware((app) => Effect.catchAllCause(guardInput(app), errorResponse)),
   Health.layer
 ).pipe(
   Layer.provideMerge(
@@ -70,6 +72,6 @@ export const CollectorLive = Layer.unwrapEffect(Effect.map(Settings, (settings) 
 export const HttpServerLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
   HttpApiBuilder.serve(requestLog).pipe(
     Layer.provide(ApiLive),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port }))
+    Layer.provide(NodeHttpServer.layer(makeNodeServer, { port: settings.port }))
   )
 ))

@@ -10,12 +10,12 @@ import { DataOf, PageQuery } from "../Http/Responses.ts"
 
 const fields = {
   name: Fields.text("name", 255),
-  aliases: Fields.textList("aliases", 255),
-  domains: Fields.domainList("domains"),
+  aliases: Fields.textList("aliases", 255, 50),
+  domains: Fields.domainList("domains", 50),
   classification: Fields.oneOf("classification", classifications).annotations({
     description: "`competitor` (default), `other` or `ignored`."
   }),
-  segment_ids: Fields.idList("segment_ids").annotations({ description: "Segment ids of the active project: the brand's whole segment set." })
+  segment_ids: Fields.idList("segment_ids", 100).annotations({ description: "Segment ids of the active project: the brand's whole segment set." })
 }
 
 export const CreateBrand = Fields.input({

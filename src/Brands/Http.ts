@@ -7,6 +7,9 @@ import { paginated } from "../Http/Responses.ts"
 import { SegmentsRepo } from "../Segments/Repo.ts"
 import { BrandsRepo } from "./Repo.ts"
 
+/** Brands a project may have: detection reads them all for every answer (docs/api.md, "Limits"). */
+export const MAX_BRANDS = 1000
+
 export const BrandsLive = HttpApiBuilder.group(Api, "brands", (handlers) =>
   Effect.gen(function*() {
     const brands = yield* BrandsRepo
@@ -44,6 +47,10 @@ export const BrandsLive = HttpApiBuilder.group(Api, "brands", (handlers) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
           yield* checkSegments(project.id, payload.segment_ids)
+          const { total } = yield* brands.list(project.id, { limit: 1, offset: 0 })
+          if (total >= MAX_BRANDS) {
+            return yield* ValidationError.field("brands", `The project already has ${MAX_BRANDS} brands, the most it may have.`)
+          }
           return { data: yield* brands.create(project.id, payload) }
         }))
       .handle("get", ({ path }) => Effect.flatMap(CurrentProject, (project) => findIn(project.id, path.brand)).pipe(Effect.map((data) => ({ data }))))

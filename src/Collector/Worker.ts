@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Either, Option } from "effect"
 import { analyze } from "../Responses/Analysis.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
+import { storableText } from "../Domain/Text.ts"
 import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
 import { isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
 import { utcDay } from "./Slots.ts"
@@ -81,10 +82,11 @@ export const make = (options: WorkerOptions) =>
           prompt_id: job.promptId,
           platform: job.platform,
           country: job.country,
-          text: answer.right.text,
+          // A platform's answer is stored whatever it holds: a NUL cannot be, so it is dropped.
+          text: storableText(answer.right.text),
           // A backfilled answer is dated on its slot, so that it counts on the day it stands for.
           collected_at: job.trigger === "backfill" ? job.slot : at,
-          citations: answer.right.citations
+          citations: answer.right.citations?.map(storableText)
         }, brands)
         if (Either.isLeft(analyzed)) {
           const detail = Object.entries(analyzed.left).map(([field, texts]) => `${field}: ${texts.join(" ")}`).join("; ")

@@ -60,6 +60,27 @@ export class MalformedBody extends Data.TaggedError("MalformedBody")<{}> {
   }
 }
 
+/** A JSON body nested deeper than any request of the API needs: refused before it is parsed. */
+export class BodyTooDeep extends Data.TaggedError("BodyTooDeep")<{ readonly maxDepth: number }> {
+  override get message() {
+    return `The request body is nested more than ${this.maxDepth} levels deep.`
+  }
+}
+
+/** A request body over the size limit: refused without being read whole. */
+export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly maxBytes: number }> {
+  override get message() {
+    return `The request body must not be larger than ${this.maxBytes} bytes.`
+  }
+}
+
+/** A request body sent as anything but JSON (a form, multipart, plain text). */
+export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{}> {
+  override get message() {
+    return "The request body must be JSON, sent with Content-Type: application/json."
+  }
+}
+
 export class TooManyRequests extends Data.TaggedError("TooManyRequests")<{
   readonly limit: number
   readonly retryAfterSeconds: number

@@ -2,14 +2,17 @@ import { HttpApiError, HttpServerResponse } from "@effect/platform"
 import { SqlError } from "@effect/sql"
 import { Cause, Effect, Option } from "effect"
 import {
+  BodyTooDeep,
   Forbidden,
   InvalidProjectHeader,
   MalformedBody,
   MissingProjectHeader,
   NotFound,
+  PayloadTooLarge,
   ServiceUnavailable,
   TooManyRequests,
   Unauthenticated,
+  UnsupportedMediaType,
   ValidationError,
   type FieldErrors
 } from "../Domain/Errors.ts"
@@ -85,10 +88,16 @@ const fromError = (error: unknown, cause: Cause.Cause<unknown>): Effect.Effect<H
   if (error instanceof Forbidden) {
     return Effect.succeed(json(403, { message: error.message, required_ability: error.requiredAbility }))
   }
-  if (error instanceof MissingProjectHeader || error instanceof InvalidProjectHeader || error instanceof MalformedBody) {
+  if (
+    error instanceof MissingProjectHeader || error instanceof InvalidProjectHeader || error instanceof MalformedBody ||
+    error instanceof BodyTooDeep
+  ) {
     return Effect.succeed(json(400, { message: error.message }))
   }
   if (error instanceof NotFound) return Effect.succeed(json(404, { message: error.message }))
+  // The rest of an oversized body is not read: the connection closes after the answer.
+  if (error instanceof PayloadTooLarge) return Effect.succeed(json(413, { message: error.message }, { connection: "close" }))
+  if (error instanceof UnsupportedMediaType) return Effect.succeed(json(415, { message: error.message }))
   if (error instanceof ValidationError) {
     return Effect.succeed(json(422, { message: error.message, errors: error.errors }))
   }

@@ -1,5 +1,7 @@
 import { Option, ParseResult, Schema } from "effect"
+import { parseDate } from "../Analytics/Analytics.ts"
 import { isCountryCode } from "../Domain/Country.ts"
+import { isValidText } from "../Domain/Text.ts"
 import { Platform, platforms } from "../Domain/Platform.ts"
 import { parseId } from "./ProjectContext.ts"
 
@@ -10,9 +12,20 @@ import { parseId } from "./ProjectContext.ts"
 
 const label = (field: string) => field.replaceAll("_", " ")
 
+export { isValidText }
+
+/** Any string of a body or query, refused (422) when it holds a NUL or a lone surrogate. */
+export const string = (field: string) =>
+  Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
+    Schema.filter(isValidText, { message: () => `The ${label(field)} field must be valid Unicode text without NUL characters.` })
+  )
+
+/** The message of a list over its limit: no list is unbounded (docs/api.md, "Limits"). */
+const tooMany = (field: string, max: number) => ({ message: () => `The ${label(field)} field must not have more than ${max} items.` })
+
 /** A string, trimmed, then 1..max characters. */
 export const text = (field: string, max: number) =>
-  Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
+  string(field).pipe(
     Schema.compose(Schema.Trim),
     Schema.filter((value) => value.length > 0, { message: () => `The ${label(field)} field is required.` }),
     // Characters, not UTF-16 units: what varchar(n) counts, and what a person counts.
@@ -27,11 +40,15 @@ export const text = (field: string, max: number) =>
 export const id = (field: string) =>
   Schema.Number.annotations({ message: () => `The ${label(field)} field must be an integer.` }).pipe(
     Schema.int({ message: () => `The ${label(field)} field must be an integer.` }),
-    Schema.positive({ message: () => `The ${label(field)} field must be at least 1.` })
+    Schema.positive({ message: () => `The ${label(field)} field must be at least 1.` }),
+    // No row has an id past 2^53 - 1; a larger one is an id that matches nothing, as ever.
+    Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER, { message: () => `The selected ${label(field)} is invalid.` })
   )
 
-export const idList = (field: string) =>
-  Schema.Array(id(`${field} item`)).annotations({ message: () => `The ${label(field)} field must be an array.` })
+export const idList = (field: string, maxItems: number) =>
+  Schema.Array(id(`${field} item`)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
+    Schema.maxItems(maxItems, tooMany(field, maxItems))
+  )
 
 export const boolean = (field: string) =>
   Schema.Boolean.annotations({ message: () => `The ${label(field)} field must be true or false.` })
@@ -86,8 +103,9 @@ const distinct = <A>(list: ReadonlyArray<A>, key: (value: A) => unknown): Array<
  * A list of strings, each trimmed and 1..max characters; repeats compared case-insensitively count once,
  * the first kept. A bad item reports under `<field>.<index>`.
  */
-export const textList = (field: string, max: number) =>
+export const textList = (field: string, max: number, maxItems: number) =>
   Schema.Array(text(`${field} item`, max)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
+    Schema.maxItems(maxItems, tooMany(field, maxItems)),
     Schema.transform(Schema.Array(Schema.String), {
       strict: true,
       decode: (list) => distinct(list, (value) => value.toLowerCase()),
@@ -97,7 +115,8 @@ export const textList = (field: string, max: number) =>
     jsonSchema: {
       type: "array",
       items: { type: "string", minLength: 1, maxLength: max },
-      description: `Strings of 1 to ${max} characters, trimmed; repeats (whatever their case) count once, the first kept.`
+      maxItems,
+      description: `At most ${maxItems} strings of 1 to ${max} characters, trimmed; repeats (whatever their case) count once, the first kept.`
     }
   })
 
@@ -119,14 +138,16 @@ export const domain = (field: string) =>
   })
 
 /** A list of domains (see `domain`); repeats after normalization count once, the first kept. */
-export const domainList = (field: string) =>
+export const domainList = (field: string, maxItems: number) =>
   Schema.Array(domain(`${field} item`)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
+    Schema.maxItems(maxItems, tooMany(field, maxItems)),
     Schema.transform(Schema.Array(Schema.String), { strict: true, decode: (list) => distinct(list, (host) => host), encode: (list) => list })
   ).annotations({
     jsonSchema: {
       type: "array",
       items: { type: "string", format: "hostname" },
-      description: "Hostnames, such as `example.com`; stored lower-case without a leading `www.`, repeats counted once."
+      maxItems,
+      description: `At most ${maxItems} hostnames, such as \`example.com\`; stored lower-case without a leading \`www.\`, repeats counted once.`
     }
   })
 
@@ -136,6 +157,8 @@ export const platformSet = (field: string) =>
     Platform.annotations({ message: () => `The selected ${label(field)} item is invalid. Allowed: ${platforms.join(", ")}.` })
   ).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
     Schema.minItems(1, { message: () => `The ${label(field)} field must have at least 1 item.` }),
+    // Repeats count once, but a list of a million repeats is still refused.
+    Schema.maxItems(100, tooMany(field, 100)),
     Schema.transform(Schema.Array(Platform), { strict: true, decode: (list) => [...new Set(list)], encode: (list) => list })
   )
 
@@ -156,7 +179,17 @@ export const idQuery = (field: string) =>
     strict: true,
     decode: (value, _, ast) =>
       Option.match(parseId(value.trim()), {
-        onNone: () => ParseResult.fail(new ParseResult.Type(ast, value, `The ${label(field)} field must be an integer.`)),
+        onNone: () =>
+          ParseResult.fail(
+            new ParseResult.Type(
+              ast,
+              value,
+              // Digits too large for any id: a valid integer that names nothing.
+              /^[1-9][0-9]*$/.test(value.trim())
+                ? `The selected ${label(field)} is invalid.`
+                : `The ${label(field)} field must be an integer.`
+            )
+          ),
         onSome: ParseResult.succeed
       }),
     encode: (id) => ParseResult.succeed(String(id))
@@ -171,22 +204,19 @@ export const input = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
 
 /** Text kept exactly as given (an AI platform's answer): 1..max characters, not trimmed. */
 export const rawText = (field: string, max: number) =>
-  Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
+  string(field).pipe(
     Schema.filter((value) => value.length > 0, { message: () => `The ${label(field)} field is required.` }),
     Schema.filter((value) => [...value].length <= max, {
       message: () => `The ${label(field)} field must not be greater than ${max} characters.`
     })
   ).annotations({ jsonSchema: { type: "string", minLength: 1, maxLength: max } })
 
-const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one), as the Date of its UTC midnight. */
-export const parseCalendarDate = (value: string): Option.Option<Date> => {
-  const match = CALENDAR_DATE.exec(value)
-  if (match === null) return Option.none()
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
-  return date.toISOString().startsWith(value) ? Option.some(date) : Option.none()
-}
+/**
+ * A real calendar date `YYYY-MM-DD` (2026-02-30 is not one; years 0000-9999), as the Date of its UTC
+ * midnight. The same rule as the analytics dates (`parseDate`), so a date valid there is valid here.
+ */
+export const parseCalendarDate = (value: string): Option.Option<Date> =>
+  Option.map(Option.fromNullable(parseDate(value)), (ms) => new Date(ms))
 
 /** A calendar date query parameter, decoded to its UTC midnight. */
 export const calendarDate = (field: string) =>

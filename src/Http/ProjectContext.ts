@@ -40,7 +40,10 @@ export class ProjectContext extends HttpApiMiddleware.Tag<ProjectContext>()("Pro
         const header = request.headers["service-project-id"]
         if (header === undefined) return yield* new MissingProjectHeader()
         const id = parseId(header.trim())
-        if (Option.isNone(id)) return yield* new InvalidProjectHeader()
+        if (Option.isNone(id)) {
+          // Digits beyond any id are still a positive integer: a project that does not exist.
+          return yield* (/^[1-9][0-9]*$/.test(header.trim()) ? new NotFound({ resource: "Project" }) : new InvalidProjectHeader())
+        }
         const key = yield* Effect.serviceOption(CurrentKey).pipe(Effect.map(Option.getOrThrow))
         return yield* projects.find(scopeOf(key), id.value).pipe(
           Effect.orDie,

@@ -8,7 +8,7 @@ import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
 
-const tags = Fields.idList("tags").annotations({ description: "Tag ids of the active project: the prompt's whole tag set." })
+const tags = Fields.idList("tags", 100).annotations({ description: "Tag ids of the active project: the prompt's whole tag set." })
 
 export const CreatePrompt = Fields.input({
   monitor_id: Fields.id("monitor_id").annotations({ description: "A monitor of the active project." }),

@@ -11,8 +11,12 @@ import { DataOf, PageQuery } from "../Http/Responses.ts"
 
 /** Citations are URLs; at most 2048 characters each, as browsers allow. */
 const citationUrl = Schema.String.annotations({ message: () => "The citation must be a string." }).pipe(
+  Schema.filter(Fields.isValidText, { message: () => "The citation must be valid Unicode text without NUL characters." }),
   Schema.filter((url) => url.length <= 2048, { message: () => "The citation must not be greater than 2048 characters." })
 )
+
+/** Citations of one answer: platforms cite a few dozen at most. */
+export const MAX_CITATIONS = 100
 
 export const CreateResponse = Fields.input({
   prompt_id: Fields.id("prompt_id").annotations({ description: "A prompt of the active project." }),
@@ -21,8 +25,8 @@ export const CreateResponse = Fields.input({
   citations: Fields.optional(
     Schema.Array(citationUrl).annotations({
       message: () => "The citations field must be an array.",
-      description: "The URLs the platform cited, in its order. Absent: the URLs found in the text."
-    })
+      description: `The URLs the platform cited, in its order (at most ${MAX_CITATIONS}). Absent: the URLs found in the text.`
+    }).pipe(Schema.maxItems(MAX_CITATIONS, { message: () => `The citations field must not have more than ${MAX_CITATIONS} items.` }))
   ),
   collected_at: Fields.optional(Fields.dateTime("collected_at").annotations({ description: "When the answer was collected (default: now)." })),
   country: Fields.optional(Fields.country("country").annotations({ description: "Default: the monitor's country." }))

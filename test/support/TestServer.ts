@@ -2,7 +2,6 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
-import { createServer } from "node:http"
 import pg from "pg"
 import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
 import { type AppSettings, Settings } from "../../src/Config.ts"
@@ -10,6 +9,7 @@ import * as Database from "../../src/Database/Database.ts"
 import * as Migrations from "../../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
 import * as Health from "../../src/Http/Health.ts"
+import { makeNodeServer } from "../../src/Http/NodeServer.ts"
 import { requestLog } from "../../src/Http/RequestLog.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
@@ -101,7 +101,7 @@ export const startServer = async (backend: Backend, settings: Partial<AppSetting
 
   const serverLayer = HttpApiBuilder.serve(requestLog).pipe(
     Layer.provide(ApiLive),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, { port: 0, host: "127.0.0.1" }))
   )
   const layer = serverLayer.pipe(
     Layer.provideMerge(dataLayer),
