@@ -39,7 +39,8 @@ export const text = (field: string, max: number) =>
 
 export const id = (field: string) =>
   Schema.Number.annotations({ message: () => `The ${label(field)} field must be an integer.` }).pipe(
-    Schema.int({ message: () => `The ${label(field)} field must be an integer.` }),
+    // Number.isInteger, not Schema.int (safe integers only): 2^63 - 1 is an integer, of no row.
+    Schema.filter(Number.isInteger, { message: () => `The ${label(field)} field must be an integer.` }),
     Schema.positive({ message: () => `The ${label(field)} field must be at least 1.` }),
     // No row has an id past 2^53 - 1; a larger one is an id that matches nothing, as ever.
     Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER, { message: () => `The selected ${label(field)} is invalid.` })
