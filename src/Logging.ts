@@ -18,9 +18,24 @@ export const runProcess = (startFailure: string) => <E>(program: Effect.Effect<n
       Effect.logFatal(startFailure).pipe(
         Effect.annotateLogs("reason", Option.match(Cause.failureOption(cause), {
           onNone: () => Cause.pretty(cause),
-          onSome: (error) => error instanceof Error ? error.message : String(error)
+          onSome: reasonOf
         }))
       )
     ),
     NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
   )
+
+/**
+ * A failure as one sentence: its message, or its cause's when it has none (the HTTP server's
+ * `ServeError` carries the listen error as its cause), with the fix for a port already taken.
+ */
+export const reasonOf = (error: unknown): string => {
+  const cause = typeof error === "object" && error !== null ? (error as { readonly cause?: unknown }).cause : undefined
+  if ((cause as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE") {
+    const port = (cause as { readonly port?: unknown }).port
+    return `${port === undefined ? "the port" : `port ${port}`} is already in use: stop the process holding it, or set PORT to another port`
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  if (message !== "") return message
+  return cause instanceof Error && cause.message !== "" ? cause.message : String(cause ?? error)
+}

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { AnalyticsLive } from "./Analytics/Http.ts"
@@ -68,9 +68,18 @@ export const CollectorLive = Layer.unwrapEffect(Effect.map(Settings, (settings) 
     : Layer.empty
 ))
 
+/** One line once the server listens, with the address to open. */
+const AnnounceAddress = Layer.effectDiscard(HttpServer.addressWith((address) =>
+  Effect.logInfo(
+    address._tag === "TcpAddress"
+      ? `listening on http://${address.hostname === "0.0.0.0" || address.hostname === "::" ? "localhost" : address.hostname}:${address.port}`
+      : `listening on ${address.path}`
+  )
+))
+
 /** The HTTP server on `PORT`, serving the API with request ids and access logs. */
 export const HttpServerLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
-  HttpApiBuilder.serve(requestLog).pipe(
+  Layer.merge(HttpApiBuilder.serve(requestLog), AnnounceAddress).pipe(
     Layer.provide(ApiLive),
     Layer.provide(NodeHttpServer.layer(makeNodeServer, { port: settings.port }))
   )
