@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
@@ -13,6 +13,7 @@ import * as Migrations from "./Database/Migrations.ts"
 import * as Authorize from "./Http/Authorize.ts"
 import { errorResponse } from "./Http/ErrorResponse.ts"
 import * as Health from "./Http/Health.ts"
+import { makeKnownRoutes, methodNotAllowed } from "./Http/KnownRoutes.ts"
 import { ProjectContext } from "./Http/ProjectContext.ts"
 import { ProjectFromPath } from "./Http/ProjectFromPath.ts"
 import { RequestQuota } from "./Http/RequestQuota.ts"
@@ -31,6 +32,8 @@ import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
 
+const knownRoutes = makeKnownRoutes(Api)
+
 /** Middleware of the API: key checks, project context. Needs the repositories and settings. */
 const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, ProjectFromPath.layer).pipe(
   Layer.provide(Layer.mergeAll(KeyAuth.layer, RequestQuota.layer))
@@ -41,7 +44,10 @@ export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
   // The input limits (body size and type, nesting, path) first; every failure answered by `errorResponse`.
-  HttpApiBuilder.middleware((app) => Effect.catchAllCause(guardInput(app), errorResponse)),
+  HttpApiBuilder.middleware((app) =>
+    Effect.catchAllCause(guardInput(app), (cause) =>
+      Effect.flatMap(methodNotAllowed(knownRoutes, cause), Option.match({ onNone: () => errorResponse(cause), onSome: Effect.succeed })))
+  ),
   Health.layer
 ).pipe(
   Layer.provideMerge(
