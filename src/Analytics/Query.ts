@@ -131,7 +131,7 @@ const readCommon = (params: URLSearchParams, today: string): Common => {
   const platformValues = arrayValues(params, "platforms")
   platformValues.forEach((value, index) => {
     if (!(platforms as ReadonlyArray<string>).includes(value)) {
-      errors.push({ field: "platforms", index, message: `The selected platforms.${index} is invalid.` })
+      errors.push({ field: "platforms", index, message: `The selected platforms.${index} is invalid. Allowed: ${platforms.join(", ")}.` })
     }
   })
   const countryValues = arrayValues(params, "countries")
@@ -168,7 +168,7 @@ const readChoice = <const Values extends ReadonlyArray<string>>(
 ): Values[number] | undefined => {
   if (raw === undefined || raw === "") return fallback
   if ((values as ReadonlyArray<string>).includes(raw)) return raw as Values[number]
-  errors.push({ field, index: 0, message: `The selected ${label(field)} is invalid.` })
+  errors.push({ field, index: 0, message: `The selected ${label(field)} is invalid. Allowed: ${values.join(", ")}.` })
   return undefined
 }
 
@@ -210,7 +210,7 @@ export const readSeriesQuery = (params: URLSearchParams, today: string): Draft<S
   } else if ((intervals as ReadonlyArray<string>).includes(raw)) {
     interval = raw as Interval
   } else {
-    common.errors.push({ field: "interval", index: 0, message: "The selected interval is invalid." })
+    common.errors.push({ field: "interval", index: 0, message: `The selected interval is invalid. Allowed: ${intervals.join(", ")}.` })
   }
   const range = common.range
   const rangeValid = range !== undefined && !common.errors.some((error) => error.field === "end_date")

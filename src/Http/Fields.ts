@@ -55,7 +55,7 @@ export const boolean = (field: string) =>
   Schema.Boolean.annotations({ message: () => `The ${label(field)} field must be true or false.` })
 
 export const oneOf = <const Values extends ReadonlyArray<string>>(field: string, values: Values) =>
-  Schema.Literal(...values).annotations({ message: () => `The selected ${label(field)} is invalid.` })
+  Schema.Literal(...values).annotations({ message: () => `The selected ${label(field)} is invalid. Allowed: ${values.join(", ")}.` })
 
 /** `#rrggbb` in any case, stored lower-case. */
 export const color = (field: string) =>

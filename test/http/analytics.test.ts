@@ -264,20 +264,20 @@ describe.each(backends)("analytics (%s)", (backend) => {
     await invalid(
       `sources?${W()}&platforms[]=chatgpt&platforms[]=bing&countries[]=us&countries=XX&monitors[]=abc&monitors[]=0&tags=1.5&sort_by=url&sort_order=up`,
       {
-        "platforms.1": ["The selected platforms.1 is invalid."],
+        "platforms.1": ["The selected platforms.1 is invalid. Allowed: chatgpt, perplexity, gemini, grok, copilot, claude, google_ai_mode, google_ai_overview."],
         "countries.1": ["The countries.1 field must be an ISO 3166-1 alpha-2 country code."],
         "monitors.0": ["The monitors.0 field must be an integer."],
         "monitors.1": ["The monitors.1 field must be at least 1."],
         "tags.0": ["The tags.0 field must be an integer."],
-        sort_by: ["The selected sort by is invalid."],
-        sort_order: ["The selected sort order is invalid."]
+        sort_by: ["The selected sort by is invalid. Allowed: used_count, used_count_change, used_percentage, used_percentage_change, average_citations, average_citations_change, first_seen_on, last_seen_on, domain."],
+        sort_order: ["The selected sort order is invalid. Allowed: asc, desc."]
       }
     )
-    await invalid(`source-urls?${W()}&sort_by=domain`, { sort_by: ["The selected sort by is invalid."] })
+    await invalid(`source-urls?${W()}&sort_by=domain`, { sort_by: ["The selected sort by is invalid. Allowed: used_count, used_count_change, used_percentage, used_percentage_change, average_citations, average_citations_change, first_seen_on, last_seen_on, url."] })
     await invalid(`source-url-usage-time-series?${W()}`, { interval: ["The interval field is required."] })
     await invalid(`source-url-usage-time-series?${W()}&interval=hour&platforms=Gemini`, {
-      "platforms.0": ["The selected platforms.0 is invalid."],
-      interval: ["The selected interval is invalid."]
+      "platforms.0": ["The selected platforms.0 is invalid. Allowed: chatgpt, perplexity, gemini, grok, copilot, claude, google_ai_mode, google_ai_overview."],
+      interval: ["The selected interval is invalid. Allowed: day, week, month, year."]
     })
     // An empty sort_by or sort_order takes the default.
     expect((await get(`sources?${W()}&sort_by=&sort_order=`)).status).toBe(200)

@@ -28,8 +28,8 @@ describe("analytics query", () => {
     )
     // `platforms[x]` is not an accepted form: it is ignored like any unknown parameter.
     expect(finish(draft, none)).toEqual(Either.left({
-      "platforms.1": ["The selected platforms.1 is invalid."],
-      "platforms.3": ["The selected platforms.3 is invalid."]
+      "platforms.1": ["The selected platforms.1 is invalid. Allowed: chatgpt, perplexity, gemini, grok, copilot, claude, google_ai_mode, google_ai_overview."],
+      "platforms.3": ["The selected platforms.3 is invalid. Allowed: chatgpt, perplexity, gemini, grok, copilot, claude, google_ai_mode, google_ai_overview."]
     }))
   })
 
