@@ -17,6 +17,10 @@ import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
 
 export const SLOT_ENDED_REASON = "missed: the slot ended before a worker ran it"
 
+/** How long a job without a deadline (manual runs, backfills) waits for a worker that can ask its platform. */
+export const UNANSWERED_MS = 24 * 60 * 60 * 1000
+export const UNANSWERED_REASON = "not asked: no worker answered this platform within 24 hours"
+
 /** A claimed job with everything needed to ask its question. */
 export interface ClaimedJob {
   readonly id: number
@@ -45,6 +49,8 @@ export interface ClaimOptions {
   readonly leaseMs: number
   readonly limit: number
   readonly maxAttempts: number
+  /** The platforms this worker can ask: it claims only their jobs, the others wait for another worker. */
+  readonly platforms: ReadonlyArray<Platform>
 }
 
 export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
@@ -114,13 +120,18 @@ export const layerSql = Layer.effect(
       }).pipe(sql.withTransaction)
 
     return JobsRepo.of({
-      claim: ({ leaseMs, limit, maxAttempts, now }) =>
+      claim: ({ leaseMs, limit, maxAttempts, now, platforms }) =>
         Effect.gen(function*() {
           // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
           const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
+          // A job without a deadline (a manual run's, a backfill's) that no worker could ask (its platform
+          // configured nowhere) for a day since it was made.
+          const unanswered = sql`(j.status = 'pending' AND j.deadline IS NULL AND j.attempts = 0
+            AND j.created_at < ${new Date(now.getTime() - UNANSWERED_MS)})`
           // A pending job out of attempts only exists when COLLECTOR_MAX_ATTEMPTS was lowered meanwhile.
           const settled = sql`
             ${missed}
+            OR ${unanswered}
             OR (j.status = 'pending' AND j.attempts >= ${maxAttempts})
             OR (j.status = 'running' AND j.lease_expires_at < ${now} AND j.attempts >= ${maxAttempts})`
           const runs = yield* sql<{ id: number }>`
@@ -130,15 +141,17 @@ export const layerSql = Layer.effect(
           if (runs.length > 0) {
             yield* sql`
               UPDATE collector_jobs j SET
-                status = CASE WHEN ${missed} THEN 'skipped' ELSE 'failed' END,
+                status = CASE WHEN ${missed} OR ${unanswered} THEN 'skipped' ELSE 'failed' END,
                 reason = CASE
                   WHEN ${missed} THEN ${SLOT_ENDED_REASON}
+                  WHEN ${unanswered} THEN ${UNANSWERED_REASON}
                   WHEN j.status = 'pending' THEN coalesce(j.reason, 'no attempts left')
                   ELSE 'abandoned: the worker stopped answering on attempt ' || j.attempts || ' of ' || ${maxAttempts} END,
                 lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
               WHERE j.run_id = ANY(${runs.map((run) => run.id)}::bigint[]) AND (${settled})`
             yield* completeRuns(runs.map((run) => run.id), now)
           }
+          if (platforms.length === 0) return []
           const rows = yield* sql<ClaimedRow>`
             WITH claimed AS (
               UPDATE collector_jobs SET
@@ -147,6 +160,7 @@ export const layerSql = Layer.effect(
               WHERE id IN (
                 SELECT id FROM collector_jobs
                 WHERE status IN ('pending', 'running') AND attempts < ${maxAttempts}
+                  AND platform IN ${sql.in(platforms)}
                   AND (status = 'pending' OR lease_expires_at < ${now})
                   AND (not_before IS NULL OR not_before <= ${now})
                   AND (deadline IS NULL OR deadline >= ${now})

@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Either, Option } from "effect"
 import { analyze } from "../Responses/Analysis.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
+import { platforms as allPlatforms } from "../Domain/Platform.ts"
 import { storableText } from "../Domain/Text.ts"
 import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
 import { isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
@@ -114,13 +115,17 @@ export const make = (options: WorkerOptions) =>
         Effect.catchAllCause((cause) => Effect.logError("a collector job could not be finished", cause).pipe(Effect.as(false)))
       )
 
+    // Only the jobs of platforms this process can ask: another worker (or a later one) asks the others.
+    const answerable = allPlatforms.filter((platform) => Option.isSome(platforms.client(platform)))
+
     /** Claims one batch and works it; the number of jobs claimed. */
     const runOnce = Effect.gen(function*() {
       const claimed = yield* jobs.claim({
         now: yield* now,
         leaseMs: options.leaseMs,
         limit: options.concurrency,
-        maxAttempts: options.maxAttempts
+        maxAttempts: options.maxAttempts,
+        platforms: answerable
       })
       yield* Effect.forEach(claimed, process, { concurrency: options.concurrency, discard: true })
       return claimed.length

@@ -23,7 +23,7 @@ export const JobCounts = Schema.Struct({
   running: count("Claimed by a worker right now."),
   succeeded: count("Answered and stored as a response."),
   failed: count("Given up: the platform failed, or its answer could not be analysed."),
-  skipped: count("Not asked: the platform is not configured, or the slot passed without a worker.")
+  skipped: count("Not asked: the slot passed without a worker that could ask the platform.")
 }).annotations({ identifier: "RunJobCounts" })
 export type JobCounts = typeof JobCounts.Type
 

@@ -170,16 +170,33 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
 
-  it.effect("skips the jobs of a platform with no client, with the reason", () =>
+  it.effect("claims only the jobs of platforms it can ask; a worker that can ask the others takes them", () =>
     Effect.gen(function*() {
       yield* atRealNow
       const { monitor, run } = yield* runNow({ prompts: 2, platforms: ["chatgpt", "copilot"] })
-      const worker = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
-      yield* worker.drain
-      const jobs = yield* jobsOf(run.id)
-      expect(jobs.map((j) => j.status)).toEqual(["succeeded", "skipped", "succeeded", "skipped"])
-      expect(jobs[1]!.reason).toBe(Worker.NOT_CONFIGURED_REASON)
-      expect(yield* responsesOf(monitor.id)).toHaveLength(2)
+      const chatgptOnly = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
+      expect(yield* chatgptOnly.drain).toBe(2)
+      expect((yield* jobsOf(run.id)).map((j) => j.status)).toEqual(["succeeded", "pending", "succeeded", "pending"])
+      expect(yield* runStatus(run.id)).toBe("running")
+      const copilotOnly = yield* makeWorker(fakePlatforms({ copilot: answering }))
+      expect(yield* copilotOnly.drain).toBe(2)
+      expect((yield* jobsOf(run.id)).map((j) => j.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"])
+      expect(yield* responsesOf(monitor.id)).toHaveLength(4)
+      expect(yield* runStatus(run.id)).toBe("completed")
+    }))
+
+  it.effect("skips a manual run's job that no worker could ask for a day, with the reason", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { run } = yield* runNow({ prompts: 1, platforms: ["copilot"] }, "manual")
+      const chatgptOnly = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
+      expect(yield* chatgptOnly.drain).toBe(0)
+      yield* TestClock.adjust(Duration.hours(23))
+      expect(yield* chatgptOnly.drain).toBe(0)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "pending", attempts: 0 }])
+      yield* TestClock.adjust(Duration.hours(2))
+      expect(yield* chatgptOnly.drain).toBe(0)
+      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "skipped", reason: Jobs.UNANSWERED_REASON, attempts: 0 }])
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
 
@@ -206,7 +223,7 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
       const jobs = yield* Jobs.JobsRepo
       // The crashed worker: claimed, asked, never came back in time.
-      const [crashed] = yield* jobs.claim({ now: new Date(yield* Clock.currentTimeMillis), leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts })
+      const [crashed] = yield* jobs.claim({ now: new Date(yield* Clock.currentTimeMillis), leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts, platforms: ["chatgpt"] })
       expect(crashed).toBeDefined()
       const platforms = fakePlatforms({ chatgpt: answering })
       const worker = yield* makeWorker(platforms)
@@ -230,11 +247,11 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       const jobs = yield* Jobs.JobsRepo
       for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
         const now = new Date(Date.now() + attempt * (options.leaseMs + 1))
-        const claimed = yield* jobs.claim({ now, leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts })
+        const claimed = yield* jobs.claim({ now, leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts, platforms: ["chatgpt"] })
         expect(claimed.map((job) => job.attempt)).toEqual([attempt])
       }
       const after = new Date(Date.now() + (options.maxAttempts + 1) * (options.leaseMs + 1))
-      expect(yield* jobs.claim({ now: after, leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts })).toEqual([])
+      expect(yield* jobs.claim({ now: after, leaseMs: options.leaseMs, limit: 10, maxAttempts: options.maxAttempts, platforms: ["chatgpt"] })).toEqual([])
       const [job] = yield* jobsOf(run.id)
       expect(job).toMatchObject({ status: "failed", attempts: 3 })
       expect(job!.reason).toMatch(/^abandoned/)
