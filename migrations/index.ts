@@ -3,6 +3,7 @@ import analyticsIndexes from "./0002_analytics_indexes.ts"
 import analyticsRollups from "./0003_analytics_rollups.ts"
 import collector from "./0004_collector.ts"
 import analyticsTagPairs from "./0005_analytics_tag_pairs.ts"
+import analyticsSerialized from "./0006_analytics_serialized.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -13,5 +14,6 @@ export const migrations = {
   "0002_analytics_indexes": analyticsIndexes,
   "0003_analytics_rollups": analyticsRollups,
   "0004_collector": collector,
-  "0005_analytics_tag_pairs": analyticsTagPairs
+  "0005_analytics_tag_pairs": analyticsTagPairs,
+  "0006_analytics_serialized": analyticsSerialized
 }

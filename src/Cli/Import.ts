@@ -238,9 +238,16 @@ export const prepareBatch = (
   })
 
 /** A prepared batch's responses stored, in one transaction. */
-export const storeBatch = (projectId: number, batch: PreparedBatch): Effect.Effect<BatchResult, SqlError.SqlError, ResponsesRepo> =>
+export const storeBatch = (
+  projectId: number,
+  batch: PreparedBatch
+): Effect.Effect<BatchResult, SqlError.SqlError | UserError, ResponsesRepo> =>
   Effect.gen(function*() {
-    if (batch.responses.length > 0) yield* (yield* ResponsesRepo).insertAnalyzed(projectId, batch.responses)
+    if (batch.responses.length > 0) {
+      yield* (yield* ResponsesRepo).insertAnalyzed(projectId, batch.responses).pipe(
+        Effect.catchTag("NotFound", () => new UserError({ message: `Project ${projectId} was deleted during the import.` }))
+      )
+    }
     return { read: batch.read, imported: batch.responses.length, errors: batch.errors }
   })
 
@@ -266,7 +273,7 @@ export const importLines = <E, R>(
     readonly batchSize: number
     readonly onBatch?: (batch: BatchResult, totals: ImportTotals) => Effect.Effect<void>
   }
-): Effect.Effect<ImportTotals, E | SqlError.SqlError, R | PromptsRepo | MonitorsRepo | ResponsesRepo> =>
+): Effect.Effect<ImportTotals, E | SqlError.SqlError | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo> =>
   Effect.gen(function*() {
     const brands = yield* (yield* ResponsesRepo).brandsForDetection(projectId)
     const start: ImportTotals = { read: 0, imported: 0, skipped: 0, errors: [] }

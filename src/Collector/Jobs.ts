@@ -197,9 +197,14 @@ export const layerSql = Layer.effect(
           job,
           now,
           Effect.gen(function*() {
-            const [stored] = yield* responses.insertAnalyzed(job.projectId, [response])
+            // A project deleted meanwhile takes its jobs with it: nothing to store.
+            const stored = yield* responses.insertAnalyzed(job.projectId, [response]).pipe(
+              Effect.map((rows) => rows[0]),
+              Effect.catchTag("NotFound", () => Effect.succeed(undefined))
+            )
+            if (stored === undefined) return
             yield* sql`
-              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored!.id}, simulated = ${simulated},
+              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored.id}, simulated = ${simulated},
                 lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
               WHERE id = ${job.id}`
           })

@@ -1,6 +1,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
+import { lockForDeletion, retryConflicts } from "../Database/ProjectLocks.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import { type Project, seededTagNames } from "../Domain/Project.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
@@ -82,7 +83,15 @@ export const layerSql = Layer.effect(
           : sql<Project>`UPDATE projects SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
         return Effect.map(rows, (rows) => rows[0]!)
       },
-      delete: (id) => sql`DELETE FROM projects WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid),
+      // The project's locks first (src/Database/ProjectLocks.ts): answers being stored finish before, and
+      // the cascade then runs alone, without deadlocking with them.
+      delete: (id) =>
+        lockForDeletion(sql, id).pipe(
+          Effect.zipRight(sql`DELETE FROM projects WHERE id = ${id}`),
+          sql.withTransaction,
+          retryConflicts,
+          Effect.asVoid
+        ),
       hasBrand: (projectId, brandId) =>
         sql`SELECT 1 FROM brands WHERE id = ${brandId} AND project_id = ${projectId}`.pipe(Effect.map((rows) => rows.length > 0))
     })

@@ -1,6 +1,8 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
+import { lockForWriting, retryConflicts } from "../Database/ProjectLocks.ts"
 import type { Classification } from "../Domain/Brand.ts"
+import { NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Platform } from "../Domain/Platform.ts"
 import type { Citation, Response, ResponseStatus } from "../Domain/Response.ts"
@@ -52,11 +54,14 @@ export interface MentionsOfResponse {
 }
 
 export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
-  /** Stores analyzed responses with their sources, source URLs, citations and mentions, in one transaction. */
+  /**
+   * Stores analyzed responses with their sources, source URLs, citations and mentions, in one
+   * transaction; `NotFound` (Project) when the project was deleted meanwhile.
+   */
   readonly insertAnalyzed: (
     projectId: number,
     responses: ReadonlyArray<AnalyzedResponse>
-  ) => Effect.Effect<ReadonlyArray<Response>, SqlError.SqlError>
+  ) => Effect.Effect<ReadonlyArray<Response>, NotFound | SqlError.SqlError>
   readonly list: (projectId: number, filter: ResponseFilter, window: Window) => Effect.Effect<Page<Response>, SqlError.SqlError>
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Response>, SqlError.SqlError>
   /** The responses of these ids in the project, in one query. */
@@ -105,20 +110,35 @@ export const layerSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(responseColumns)
 
-    /** Finds or creates rows keyed by a unique column, returning key → id. */
+    /**
+     * Finds or creates rows keyed by a unique column, returning key → id. Rows go in key order, so two
+     * answers citing the same new domains in another order wait for each other instead of deadlocking;
+     * existing rows are read, not updated, so no row lock is held on them for the transaction's length.
+     */
     const upsertIds = (
       table: "sources" | "source_urls",
       key: "domain" | "url",
-      rows: ReadonlyArray<Record<string, unknown>>
+      projectId: number,
+      rows: ReadonlyArray<Record<string, unknown> & { readonly key: string }>
     ) =>
-      Effect.forEach(chunks(rows), (chunk) =>
-        // DO UPDATE (a no-op) rather than DO NOTHING, so existing rows come back from RETURNING too.
-        sql<{ id: number; key: string }>`
-          INSERT INTO ${sql(table)} ${sql.insert(chunk as Array<Record<string, unknown>>)}
-          ON CONFLICT (project_id, ${sql(key)}) DO UPDATE SET ${sql(key)} = EXCLUDED.${sql(key)}
-          RETURNING id, ${sql(key)} AS key`).pipe(
-          Effect.map((results) => new Map(results.flat().map((row) => [row.key, row.id] as const)))
-        )
+      Effect.gen(function*() {
+        const ids = new Map<string, number>()
+        const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        for (const chunk of chunks(sorted)) {
+          const inserted = yield* sql<{ id: number; key: string }>`
+            INSERT INTO ${sql(table)} ${sql.insert(chunk.map(({ key: _, ...row }) => row))}
+            ON CONFLICT (project_id, ${sql(key)}) DO NOTHING
+            RETURNING id, ${sql(key)} AS key`
+          for (const row of inserted) ids.set(row.key, row.id)
+          const existing = chunk.map((row) => row.key).filter((value) => !ids.has(value))
+          if (existing.length === 0) continue
+          const found = yield* sql<{ id: number; key: string }>`
+            SELECT id, ${sql(key)} AS key FROM ${sql(table)}
+            WHERE project_id = ${projectId} AND ${sql(key)} = ANY(${existing}::text[])`
+          for (const row of found) ids.set(row.key, row.id)
+        }
+        return ids
+      })
 
     const where = (projectId: number, filter: ResponseFilter) =>
       sql.and([
@@ -135,13 +155,18 @@ export const layerSql = Layer.effect(
       insertAnalyzed: (projectId, responses) =>
         Effect.gen(function*() {
           if (responses.length === 0) return []
+          // First, before any row lock: a deletion of the project waits for this, or this finds it gone.
+          yield* lockForWriting(sql, projectId)
+          const project = yield* sql`SELECT 1 FROM projects WHERE id = ${projectId}`
+          if (project.length === 0) return yield* new NotFound({ resource: "Project" })
           const domains = [...new Set(responses.flatMap((r) => r.citations.map((c) => c.domain)))]
-          const sourceIds = yield* upsertIds("sources", "domain", domains.map((domain) => ({ project_id: projectId, domain })))
+          const sourceIds = yield* upsertIds("sources", "domain", projectId, domains.map((domain) => ({ project_id: projectId, domain, key: domain })))
           const urls = new Map(responses.flatMap((r) => r.citations.map((c) => [c.normalized, c.domain] as const)))
           const urlIds = yield* upsertIds(
             "source_urls",
             "url",
-            [...urls].map(([url, domain]) => ({ project_id: projectId, source_id: sourceIds.get(domain)!, url }))
+            projectId,
+            [...urls].map(([url, domain]) => ({ project_id: projectId, source_id: sourceIds.get(domain)!, url, key: url }))
           )
           const stored: Array<Response> = []
           // Analysis ran here, in the application, just before: its clock says when.
@@ -183,7 +208,7 @@ export const layerSql = Layer.effect(
           )
           for (const chunk of chunks(mentions)) yield* sql`INSERT INTO brand_mentions ${sql.insert(chunk)}`
           return stored
-        }).pipe(sql.withTransaction),
+        }).pipe(sql.withTransaction, retryConflicts),
       list: (projectId, filter, window) =>
         Effect.all({
           rows: sql<Response>`

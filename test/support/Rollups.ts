@@ -9,6 +9,30 @@ import { Effect } from "effect"
 export const rollupMismatches = (projectId: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const mismatches: Record<string, number> = {}
+    for (const [table, query] of mismatchQueries(projectId)) {
+      const rows = yield* sql.unsafe<{ n: number }>(query)
+      if (rows[0]!.n > 0) mismatches[table] = rows[0]!.n
+    }
+    return mismatches
+  })
+
+/** `rollupMismatches` through any SQL runner (a test server's). */
+export const rollupMismatchesWith = async (
+  run: (query: string) => Promise<ReadonlyArray<Record<string, unknown>>>,
+  projectId: number
+): Promise<Record<string, number>> => {
+  const mismatches: Record<string, number> = {}
+  for (const [table, query] of mismatchQueries(projectId)) {
+    const rows = await run(query)
+    if (Number(rows[0]!.n) > 0) mismatches[table] = Number(rows[0]!.n)
+  }
+  return mismatches
+}
+
+/** Per rollup table, a query counting its rows that differ from a recount of the raw tables. */
+const mismatchQueries = (projectId: number): Array<readonly [string, string]> => {
+  {
     const groups = `JOIN (SELECT id AS group_id, project_id, monitor_id, platform, country FROM analytics_groups) g
       ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country`
     // Each pair of the prompt's tags once, the smaller id first.
@@ -40,7 +64,7 @@ export const rollupMismatches = (projectId: number) =>
         columns: ["used", "cited"]
       }
     }
-    const mismatches: Record<string, number> = {}
+    const queries: Array<readonly [string, string]> = []
     const grains = { daily: "day", monthly: "month" }
     for (const [prefix, what] of Object.entries(counted)) {
       for (const [suffix, cut] of Object.entries(cuts)) {
@@ -60,12 +84,13 @@ export const rollupMismatches = (projectId: number) =>
         const stored = `
           SELECT ${[...key, ...what.columns].join(", ")} FROM ${table}
           WHERE project_id = ${projectId} AND (${what.columns.map((column) => `${column} <> 0`).join(" OR ")})`
-        const rows = yield* sql.unsafe<{ n: number }>(
+        queries.push([
+          table,
           `SELECT count(*)::int AS n FROM ((${truth} EXCEPT ${stored}) UNION ALL (${stored} EXCEPT ${truth})) differing`
-        )
-        if (rows[0]!.n > 0) mismatches[table] = rows[0]!.n
+        ])
         }
       }
     }
-    return mismatches
-  })
+    return queries
+  }
+}

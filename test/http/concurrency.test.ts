@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { rollupMismatchesWith } from "../support/Rollups.ts"
+import { type Reply, sqlBackend, startServer, type TestServer } from "../support/TestServer.ts"
+
+/**
+ * Concurrent writes, one test per write path, on the SQL backend of the run (PostgreSQL races for
+ * real; the embedded database interleaves whole requests): never a 5xx, no lost or doubled rows, and
+ * every analytics rollup equal to a recount from the raw tables afterwards.
+ */
+
+const today = () => new Date().toISOString().slice(0, 10)
+
+const expectNoServerError = (replies: ReadonlyArray<Reply>) => {
+  const failed = replies.filter((reply) => reply.status >= 500)
+  expect(failed.map((reply) => `${reply.status} ${reply.text}`)).toEqual([])
+}
+
+describe(`concurrent writes (${sqlBackend})`, () => {
+  let server: TestServer
+  let key: string
+  let organization: number
+
+  beforeAll(async () => {
+    server = await startServer(sqlBackend)
+    organization = (await server.createOrganization()).id
+    key = (await server.createKey(organization, ["*"])).key
+  })
+  afterAll(() => server.close())
+
+  /** A project with one monitor and one prompt. */
+  const setUp = async () => {
+    const project = (await server.request("POST", "/api/v1/projects", { key, body: { name: "Race" } })).body.data.id as number
+    const monitor = (await server.request("POST", "/api/v1/monitors", {
+      key,
+      project,
+      body: { name: "M", country: "US", platforms: ["chatgpt", "perplexity"] }
+    })).body.data.id as number
+    const prompt = (await server.request("POST", "/api/v1/prompts", { key, project, body: { monitor_id: monitor, text: "Best CRM?" } }))
+      .body.data.id as number
+    return { project, monitor, prompt }
+  }
+
+  const ingest = (project: number, prompt: number, citations: ReadonlyArray<string>) =>
+    server.request("POST", "/api/v1/responses", { key, project, body: { prompt_id: prompt, platform: "chatgpt", text: "An answer.", citations } })
+
+  const mismatches = (project: number) => rollupMismatchesWith(server.sql!, project)
+
+  it("one name created at once: one 201, the others 422, never a 500", async () => {
+    const { project } = await setUp()
+    const replies = await Promise.all(Array.from({ length: 10 }, () => server.request("POST", "/api/v1/tags", { key, project, body: { name: "Same" } })))
+    expectNoServerError(replies)
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(1)
+    expect(replies.filter((reply) => reply.status === 422).map((reply) => reply.body.errors.name)).toEqual(
+      Array.from({ length: 9 }, () => ["The name has already been taken."])
+    )
+  })
+
+  it("tags attached and detached at the same moment as answers are stored: every rollup stays exact", async () => {
+    const { project, prompt } = await setUp()
+    const tag = async (name: string) => (await server.request("POST", "/api/v1/tags", { key, project, body: { name } })).body.data.id as number
+    const [x, y, z] = [await tag("X"), await tag("Y"), await tag("Z")]
+    for (let i = 0; i < 3; i++) await ingest(project, prompt, [`https://a.com/${i}`, "https://b.com/"])
+    const attach = (tagId: number) => server.request("POST", `/api/v1/prompts/${prompt}/tags/${tagId}`, { key, project })
+    const detach = (tagId: number) => server.request("DELETE", `/api/v1/prompts/${prompt}/tags/${tagId}`, { key, project })
+    for (let round = 0; round < 8; round++) {
+      const replies = await Promise.all([
+        attach(x),
+        attach(y),
+        round % 2 === 0 ? attach(z) : detach(z),
+        ingest(project, prompt, ["https://b.com/", `https://c.com/${round}`]),
+        ingest(project, prompt, ["https://a.com/", "https://b.com/"])
+      ])
+      expectNoServerError(replies)
+      expect(await mismatches(project)).toEqual({})
+      const both = await server.request("GET", `/api/v1/analytics/sources?start_date=${today()}&end_date=${today()}&tags[]=${x}&tags[]=${y}`, {
+        key,
+        project
+      })
+      const responses = await server.sql!(`SELECT count(*)::int AS n FROM responses WHERE project_id = ${project}`)
+      const b = both.body.data.find((row: { source: { domain: string } }) => row.source.domain === "b.com")
+      expect(b.used_count).toBe(responses[0]!.n)
+      expect(b.used_percentage).toBe(100)
+      await Promise.all([detach(x), detach(y)])
+      expect(await mismatches(project)).toEqual({})
+    }
+  })
+
+  it("answers citing the same new domains in opposite orders never deadlock", async () => {
+    const { project, prompt } = await setUp()
+    for (let round = 0; round < 5; round++) {
+      const [first, second] = [`https://x${round}.example.com/`, `https://y${round}.example.com/`]
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => ingest(project, prompt, i % 2 === 0 ? [first, second] : [second, first]))
+      )
+      expectNoServerError(replies)
+      expect(replies.every((reply) => reply.status === 201)).toBe(true)
+    }
+    const sources = await server.sql!(`SELECT domain, count(*)::int AS n FROM sources WHERE project_id = ${project} GROUP BY domain`)
+    expect(sources.every((row) => row.n === 1)).toBe(true)
+    expect(sources).toHaveLength(10)
+    const citations = await server.sql!(
+      `SELECT count(*)::int AS n FROM citations c JOIN responses r ON r.id = c.response_id WHERE r.project_id = ${project}`
+    )
+    expect(citations[0]!.n).toBe(100)
+    expect(await mismatches(project)).toEqual({})
+  })
+
+  it("a project deleted while answers are stored: deleted, the writers get 201 or 404, nothing is left", async () => {
+    const { project, prompt } = await setUp()
+    let deleting = false
+    const writer = async (index: number) => {
+      const replies: Array<Reply> = []
+      for (let i = 0; i < 15; i++) {
+        replies.push(await ingest(project, prompt, [`https://w${index}.com/${i % 3}`, "https://shared.com/"]))
+        if (deleting && replies.at(-1)!.status === 404) break
+      }
+      return replies
+    }
+    const writers = Array.from({ length: 5 }, (_, index) => writer(index))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    deleting = true
+    const deleted = await server.request("DELETE", `/api/v1/projects/${project}`, { key })
+    const replies = (await Promise.all(writers)).flat()
+    expect(deleted.status).toBe(204)
+    expectNoServerError(replies)
+    for (const reply of replies) {
+      expect([201, 404, 422]).toContain(reply.status)
+      if (reply.status === 404) expect(reply.body).toEqual({ message: "Project not found" })
+    }
+    for (const table of ["responses", "sources", "source_urls", "brand_mentions", "prompts", "monitors", "tags"]) {
+      const left = await server.sql!(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = ${project}`)
+      expect(left[0]!.n, table).toBe(0)
+    }
+    expect((await server.request("GET", `/api/v1/projects/${project}`, { key })).status).toBe(404)
+  })
+})
