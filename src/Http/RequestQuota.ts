@@ -1,6 +1,6 @@
 import { RateLimiter } from "@effect/experimental"
 import * as RedisRateLimiter from "@effect/experimental/RateLimiter/Redis"
-import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Data, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { Settings } from "../Config.ts"
 import { TooManyRequests } from "../Domain/Errors.ts"
 
@@ -10,9 +10,15 @@ export interface Quota {
 }
 
 /**
- * The per-key request budget (decisions.md §3): every request costs 1, whatever its page size, in a
- * fixed one-minute window. Counters live in memory, or in Redis when `REDIS_URL` is set so that
- * several server processes share one budget per key.
+ * The per-key request budget: every request costs 1, whatever its page size. A token bucket of
+ * `RATE_LIMIT_PER_MINUTE` requests that refills continuously, one request every 60 / limit seconds:
+ * a key may burst up to the limit, then goes at the refill rate, and `Retry-After` is the wait until
+ * its next request passes, never a whole window. Counters live in memory, or in Redis when
+ * `REDIS_URL` is set so that several server processes share one budget per key.
+ *
+ * The store never holds a request up: Redis is asked with short timeouts and no queue while it is
+ * disconnected, and after a failure it is not asked at all for `STORE_PAUSE`; meanwhile requests are
+ * let through, and one warning says so.
  */
 export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
   readonly consume: (keyId: number) => Effect.Effect<Quota, TooManyRequests>
@@ -22,26 +28,43 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
     Effect.gen(function*() {
       const limiter = yield* RateLimiter.RateLimiter
       const { rateLimitPerMinute } = yield* Settings
+      const unlimited: Quota = { limit: rateLimitPerMinute, remaining: rateLimitPerMinute }
+      // Until when the store is not asked, after it failed.
+      let pausedUntil = 0
       return RequestQuota.of({
         consume: (keyId) =>
-          limiter.consume({
-            key: `api-key:${keyId}`,
-            limit: rateLimitPerMinute,
-            window: Duration.minutes(1),
-            algorithm: "fixed-window",
-            onExceeded: "fail"
-          }).pipe(
-            Effect.map((result) => ({ limit: result.limit, remaining: Math.max(result.remaining, 0) })),
-            Effect.catchTags({
-              RateLimiterError: (error) =>
-                error.reason === "Exceeded"
-                  ? Effect.fail(new TooManyRequests({ limit: rateLimitPerMinute, retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.retryAfter))) }))
-                  // A broken counter store must not take the API down with it.
-                  : Effect.logWarning("rate limit store unavailable; request let through", error.message).pipe(
-                    Effect.as({ limit: rateLimitPerMinute, remaining: rateLimitPerMinute })
+          Effect.suspend(() => {
+            if (Date.now() < pausedUntil) return Effect.succeed(unlimited)
+            return limiter.consume({
+              key: `api-key:${keyId}`,
+              limit: rateLimitPerMinute,
+              window: Duration.minutes(1),
+              algorithm: "token-bucket",
+              onExceeded: "fail"
+            }).pipe(
+              Effect.map((result): Quota => ({ limit: result.limit, remaining: Math.max(result.remaining, 0) })),
+              Effect.timeoutFail({ duration: STORE_TIMEOUT, onTimeout: () => new StoreUnavailable() }),
+              Effect.catchAll((error) => {
+                if (error._tag === "RateLimiterError" && error.reason === "Exceeded") {
+                  return Effect.fail(
+                    new TooManyRequests({
+                      limit: rateLimitPerMinute,
+                      retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.retryAfter)))
+                    })
                   )
-            })
-          )
+                }
+                // A broken counter store must not take the API down with it, nor slow it down.
+                const warn = Date.now() >= pausedUntil
+                pausedUntil = Date.now() + Duration.toMillis(STORE_PAUSE)
+                return (warn
+                  ? Effect.logWarning(
+                    `rate limit store unavailable; requests are let through, and it is asked again in ${Duration.format(STORE_PAUSE)}`,
+                    error.message
+                  )
+                  : Effect.void).pipe(Effect.as(unlimited))
+              })
+            )
+          })
       })
     })
   ).pipe(
@@ -49,10 +72,22 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
     Layer.provide(Layer.unwrapEffect(Effect.map(Settings, (settings) =>
       Option.match(settings.redisUrl, {
         onNone: () => RateLimiter.layerStoreMemory,
-        onSome: (url) => RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix))
+        onSome: (url) => quietClose(RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix)))
       })
     )))
   )
+}
+
+/** The longest a request waits for the counter store. */
+const STORE_TIMEOUT = Duration.millis(250)
+
+/** How long a failed store is left alone. */
+const STORE_PAUSE = Duration.seconds(5)
+
+class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{}> {
+  override get message() {
+    return `no answer within ${Duration.format(STORE_TIMEOUT)}`
+  }
 }
 
 const redisOptions = (url: string, prefix: string) => {
@@ -63,6 +98,22 @@ const redisOptions = (url: string, prefix: string) => {
     ...(parsed.password === "" ? {} : { password: decodeURIComponent(parsed.password) }),
     ...(parsed.username === "" ? {} : { username: decodeURIComponent(parsed.username) }),
     db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
-    prefix
+    prefix,
+    // Fail fast rather than retry: with `STORE_TIMEOUT`, a request never waits long on a Redis that is down.
+    connectTimeout: 1000,
+    commandTimeout: 250,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt: number) => Math.min(attempt * 500, 5000)
   }
 }
+
+/**
+ * A layer whose release cannot fail: closing the Redis client when Redis is down rejects (its QUIT
+ * times out), and a shutdown must not fail for a counter store it no longer needs.
+ */
+const quietClose = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void).pipe(Effect.catchAllCause(() => Effect.void)))
+    return yield* Layer.buildWithScope(layer, scope)
+  }))
