@@ -76,11 +76,21 @@ export const layerSql = Layer.effect(
         Effect.map((prompts) => prompts[0]!)
       )
 
+    /**
+     * Only the tags that change, one statement each: the rollup triggers count the pairs a tag forms
+     * with the prompt's other tags row by row, and two rows of one statement would each see the other
+     * (a pair counted twice when both are added, never subtracted when both are removed).
+     */
     const replaceTags = (promptId: number, tagIds: ReadonlyArray<number>) =>
       Effect.gen(function*() {
-        yield* sql`DELETE FROM prompt_tags WHERE prompt_id = ${promptId}`
-        if (tagIds.length > 0) {
-          yield* sql`INSERT INTO prompt_tags ${sql.insert([...new Set(tagIds)].map((tag_id) => ({ prompt_id: promptId, tag_id })))}`
+        const wanted = new Set(tagIds)
+        const current = (yield* sql<{ tag_id: number }>`SELECT tag_id FROM prompt_tags WHERE prompt_id = ${promptId}`).map((row) => row.tag_id)
+        for (const tagId of current.filter((id) => !wanted.has(id)).sort((a, b) => a - b)) {
+          yield* sql`DELETE FROM prompt_tags WHERE prompt_id = ${promptId} AND tag_id = ${tagId}`
+        }
+        const kept = new Set(current)
+        for (const tagId of [...wanted].filter((id) => !kept.has(id)).sort((a, b) => a - b)) {
+          yield* sql`INSERT INTO prompt_tags (prompt_id, tag_id) VALUES (${promptId}, ${tagId}) ON CONFLICT DO NOTHING`
         }
       })
 

@@ -67,9 +67,13 @@ export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
+          const invalidPrompt = ValidationError.field("prompt_id", "The selected prompt id is invalid.")
           const prompt = yield* prompts.find(project.id, payload.prompt_id)
-          if (Option.isNone(prompt)) return yield* ValidationError.field("prompt_id", "The selected prompt id is invalid.")
-          const monitor = Option.getOrThrow(yield* monitors.find(project.id, prompt.value.monitor_id))
+          if (Option.isNone(prompt)) return yield* invalidPrompt
+          // Gone in between only when the prompt (or its project) was just deleted.
+          const found = yield* monitors.find(project.id, prompt.value.monitor_id)
+          if (Option.isNone(found)) return yield* invalidPrompt
+          const monitor = found.value
           const errors: Record<string, ReadonlyArray<string>> = {}
           if (!monitor.platforms.includes(payload.platform)) {
             errors.platform = [`The selected platform is not one of the monitor's platforms (${monitor.platforms.join(", ")}).`]

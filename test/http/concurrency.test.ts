@@ -85,6 +85,18 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     }
   })
 
+  it("a prompt's whole tag set replaced by a PATCH: each pair of tags counted once", async () => {
+    const { project, prompt } = await setUp()
+    const tag = async (name: string) => (await server.request("POST", "/api/v1/tags", { key, project, body: { name } })).body.data.id as number
+    const [x, y, z] = [await tag("X"), await tag("Y"), await tag("Z")]
+    await ingest(project, prompt, ["https://a.com/"])
+    for (const tags of [[x, y], [x, y, z], [z], [], [y, x, z], [x]]) {
+      const reply = await server.request("PATCH", `/api/v1/prompts/${prompt}`, { key, project, body: { tags } })
+      expect(reply.status).toBe(200)
+      expect(await mismatches(project), JSON.stringify(tags)).toEqual({})
+    }
+  })
+
   it("answers citing the same new domains in opposite orders never deadlock", async () => {
     const { project, prompt } = await setUp()
     for (let round = 0; round < 5; round++) {
