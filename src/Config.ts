@@ -6,6 +6,8 @@ export interface AppSettings {
   /** A PostgreSQL server; absent means the embedded database under `dataDir`. */
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   readonly dataDir: string
+  /** How long a database statement may run (and an answer be awaited) before the request gets a 503. */
+  readonly databaseStatementTimeoutSeconds: number
   readonly rateLimitPerMinute: number
   readonly redisUrl: Option.Option<Redacted.Redacted>
   /** Prefix of the rate-limit keys in Redis, so that deployments sharing one Redis stay apart. */
@@ -54,6 +56,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   ),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./data")),
+  databaseStatementTimeoutSeconds: atLeast("DATABASE_STATEMENT_TIMEOUT_SECONDS", 30, 1),
   rateLimitPerMinute: Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
     Config.withDefault(600),
     Config.validate({ message: "RATE_LIMIT_PER_MINUTE must be at least 1", validation: (n) => n >= 1 })
@@ -94,6 +97,7 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     port: 3000,
     databaseUrl: Option.none(),
     dataDir: "./data",
+    databaseStatementTimeoutSeconds: 30,
     rateLimitPerMinute: 600,
     redisUrl: Option.none(),
     redisPrefix: "bvm:ratelimit:",
