@@ -1,11 +1,13 @@
 import { Data, Duration, Effect, Option, Schedule, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Net from "node:net"
+import * as Os from "node:os"
 import * as Path from "node:path"
 
 /**
- * The embedded PostgreSQL: PGlite, served on loopback by pglite-socket so that the service talks to it
- * through the same `pg` driver as to a real server.
+ * The embedded PostgreSQL: PGlite, served by pglite-socket so that the service talks to it through the
+ * same `pg` driver as to a real server. It is served on a Unix socket in a directory only this OS user
+ * can open (PGlite itself accepts any user and password), never on a network port.
  *
  * PGlite is one session in one process, and its data directory must never be opened by two processes.
  * The process that opens it publishes its socket in `<DATA_DIR>/embedded-server.json`; another process
@@ -14,7 +16,8 @@ import * as Path from "node:path"
  * transaction's queries on the connection that opened it.
  *
  * Opening takes seconds, so the directory is claimed first with an exclusive lock file
- * (`embedded.lock`, holding the owner's pid): a second process never opens it, even during that time.
+ * (`embedded.lock`, holding the owner's pid and start time): a second process never opens it, even
+ * during that time, and a lock whose process is gone is taken over, even if its pid was reused.
  */
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{
@@ -28,12 +31,40 @@ type Publication = typeof Publication.Type
 const publicationFile = (dataDir: string) => Path.join(dataDir, "embedded-server.json")
 const lockFile = (dataDir: string) => Path.join(dataDir, "embedded.lock")
 
-const readPid = (file: string) =>
+/**
+ * When a process started, in clock ticks since boot (Linux: field 22 of /proc/<pid>/stat), or
+ * undefined where that cannot be read. With the pid it names a process for good: a pid reused by
+ * another process has another start time.
+ */
+const startTimeOf = async (pid: number): Promise<string | undefined> => {
+  try {
+    const stat = await Fs.readFile(`/proc/${pid}/stat`, "utf8")
+    // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]
+  } catch {
+    return undefined
+  }
+}
+
+/** The holder a lock file names: its pid, and its start time where the system tells it. */
+const readHolder = (file: string) =>
   Effect.tryPromise(() => Fs.readFile(file, "utf8")).pipe(
-    Effect.map((text) => Number.parseInt(text, 10)),
+    Effect.map((text) => {
+      const [pid, startTime] = text.trim().split("\n")
+      return { pid: Number.parseInt(pid ?? "", 10), startTime: startTime?.trim() || undefined }
+    }),
     Effect.option,
-    Effect.map(Option.filter(Number.isSafeInteger))
+    Effect.map(Option.filter((holder) => Number.isSafeInteger(holder.pid)))
   )
+
+/** Whether the lock's holder is still running: its pid is alive and is the same process. */
+const isHolderAlive = (holder: { readonly pid: number; readonly startTime: string | undefined }) =>
+  Effect.promise(async () => {
+    if (holder.pid === process.pid || !isProcessAlive(holder.pid)) return false
+    if (holder.startTime === undefined) return true
+    const now = await startTimeOf(holder.pid)
+    return now === undefined || now === holder.startTime
+  })
 
 export interface EmbeddedEndpoint {
   readonly host: string
@@ -49,9 +80,12 @@ const isProcessAlive = (pid: number) => {
   }
 }
 
+/** The Unix socket of an endpoint: `host` is its directory, as the pg client reads it. */
+const socketPath = (endpoint: EmbeddedEndpoint) => Path.join(endpoint.host, `.s.PGSQL.${endpoint.port}`)
+
 const canConnect = (host: string, port: number) =>
   Effect.async<boolean>((resume) => {
-    const socket = Net.connect({ host, port })
+    const socket = Net.connect({ path: socketPath({ host, port }) })
     const done = (ok: boolean) => {
       socket.destroy()
       resume(Effect.succeed(ok))
@@ -70,9 +104,9 @@ export const findRunning = (dataDir: string): Effect.Effect<Option.Option<Embedd
   Effect.gen(function*() {
     const published = yield* readPublication(dataDir)
     if (Option.isSome(published)) return published
-    const holder = yield* readPid(lockFile(dataDir))
-    if (Option.isNone(holder) || holder.value === process.pid || !isProcessAlive(holder.value)) return Option.none()
-    yield* Effect.logInfo(`waiting for process ${holder.value} to open the embedded database`)
+    const holder = yield* readHolder(lockFile(dataDir))
+    if (Option.isNone(holder) || !(yield* isHolderAlive(holder.value))) return Option.none()
+    yield* Effect.logInfo(`waiting for process ${holder.value.pid} to open the embedded database`)
     return yield* readPublication(dataDir).pipe(
       Effect.flatMap(Option.match({ onNone: () => Effect.fail("not yet"), onSome: (endpoint) => Effect.succeed(Option.some(endpoint)) })),
       Effect.retry(Schedule.spaced(Duration.millis(250)).pipe(Schedule.upTo(Duration.minutes(1)))),
@@ -137,29 +171,66 @@ const wholeQueries = <DB extends {
   })
 }
 
-/** Claims `dataDir` for this process; a lock left by a dead process is taken over. */
+/**
+ * Claims `dataDir` for this process; a lock left by a process that is gone (dead, or its pid now
+ * another process's) is taken over.
+ */
 const lock = (dataDir: string): Effect.Effect<void, EmbeddedDatabaseError> =>
   Effect.tryPromise({
-    try: () => Fs.writeFile(lockFile(dataDir), String(process.pid), { flag: "wx" }),
+    try: async () => {
+      const startTime = await startTimeOf(process.pid)
+      await Fs.writeFile(lockFile(dataDir), `${process.pid}\n${startTime ?? ""}\n`, { flag: "wx", mode: 0o600 })
+    },
     catch: (cause) => cause as NodeJS.ErrnoException
   }).pipe(
     Effect.catchAll((error) =>
       error.code !== "EEXIST"
         ? Effect.fail(new EmbeddedDatabaseError({ message: `Cannot lock ${lockFile(dataDir)}`, cause: error }))
-        : Effect.flatMap(readPid(lockFile(dataDir)), (holder) =>
-          Option.isSome(holder) && holder.value !== process.pid && isProcessAlive(holder.value)
-            ? Effect.fail(
-              new EmbeddedDatabaseError({
-                message: `The embedded database in ${dataDir} is in use by process ${holder.value}. ` +
-                  `Stop that process, or point DATA_DIR elsewhere.`
-              })
-            )
-            : Effect.promise(() => Fs.rm(lockFile(dataDir), { force: true })).pipe(Effect.zipRight(lock(dataDir))))
+        : Effect.flatMap(readHolder(lockFile(dataDir)), (holder) =>
+          Effect.flatMap(Option.isSome(holder) ? isHolderAlive(holder.value) : Effect.succeed(false), (alive) =>
+            alive && Option.isSome(holder)
+              ? Effect.fail(
+                new EmbeddedDatabaseError({
+                  message: `The embedded database in ${dataDir} is in use by process ${holder.value.pid}. ` +
+                    `Stop that process, or point DATA_DIR elsewhere.`
+                })
+              )
+              : Effect.promise(() => Fs.rm(lockFile(dataDir), { force: true })).pipe(Effect.zipRight(lock(dataDir)))))
     )
   )
 
+/** The port number that names the socket file (`.s.PGSQL.<port>`), as PostgreSQL's do. */
+const SOCKET_PORT = 5432
+
+/** Unix socket paths are limited to about 107 bytes; a longer one goes to a private temporary directory. */
+const MAX_SOCKET_PATH = 100
+
 /**
- * Opens PGlite (in memory when `dataDir` is undefined) and serves it on a free loopback port for the
+ * A directory only this user can open (0700), for the socket: `DATA_DIR/run`, or a fresh temporary
+ * one (removed at the end) for an in-memory database or a DATA_DIR too deep for a socket path.
+ */
+const socketDirectory = (dataDir: string | undefined) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const inData = dataDir === undefined ? undefined : Path.join(dataDir, "run")
+        if (inData !== undefined && Path.join(inData, `.s.PGSQL.${SOCKET_PORT}`).length <= MAX_SOCKET_PATH) {
+          await Fs.mkdir(inData, { recursive: true, mode: 0o700 })
+          await Fs.chmod(inData, 0o700)
+          // A socket file left by a process that was killed (this process holds the lock now).
+          await Fs.rm(Path.join(inData, `.s.PGSQL.${SOCKET_PORT}`), { force: true })
+          return { path: inData, temporary: false }
+        }
+        return { path: await Fs.mkdtemp(Path.join(Os.tmpdir(), "bvm-db-")), temporary: true }
+      },
+      catch: (cause) => new EmbeddedDatabaseError({ message: "Cannot make the embedded database's socket directory", cause })
+    }),
+    (directory) =>
+      directory.temporary ? Effect.promise(() => Fs.rm(directory.path, { recursive: true, force: true })).pipe(Effect.ignore) : Effect.void
+  )
+
+/**
+ * Opens PGlite (in memory when `dataDir` is undefined) and serves it on its private Unix socket for the
  * lifetime of the scope. With a data directory, the socket is published for other processes.
  */
 export const serve = (options: { readonly dataDir: string | undefined; readonly maxConnections?: number }) =>
@@ -167,7 +238,7 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
     const dataDir = options.dataDir === undefined ? undefined : Path.resolve(options.dataDir)
     if (dataDir !== undefined) {
       yield* Effect.tryPromise({
-        try: () => Fs.mkdir(dataDir, { recursive: true }),
+        try: () => Fs.mkdir(dataDir, { recursive: true, mode: 0o700 }),
         catch: (cause) => new EmbeddedDatabaseError({ message: `Cannot create DATA_DIR ${dataDir}`, cause })
       })
       yield* Effect.acquireRelease(lock(dataDir), () => Effect.promise(() => Fs.rm(lockFile(dataDir), { force: true })).pipe(Effect.ignore))
@@ -182,13 +253,16 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
-    const server = yield* Effect.acquireRelease(
+    // A Unix socket in a directory only this user can open: no other local user can connect (PGlite
+    // itself accepts any user and password), and nothing listens on the network.
+    const directory = yield* socketDirectory(dataDir)
+    const endpoint: EmbeddedEndpoint = { host: directory.path, port: SOCKET_PORT }
+    yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: async () => {
           const server = new PGLiteSocketServer({
             db: wholeQueries(db),
-            host: "127.0.0.1",
-            port: 0,
+            path: socketPath(endpoint),
             maxConnections: options.maxConnections ?? 16
           })
           await server.start()
@@ -198,13 +272,11 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
       }),
       (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
     )
-    const [host, port] = server.getServerConn().split(":")
-    const endpoint: EmbeddedEndpoint = { host: host!, port: Number(port) }
     if (dataDir !== undefined) {
       const file = publicationFile(dataDir)
       const published: Publication = { pid: process.pid, ...endpoint }
       yield* Effect.acquireRelease(
-        Effect.promise(() => Fs.writeFile(file, Schema.encodeSync(Publication)(published))),
+        Effect.promise(() => Fs.writeFile(file, Schema.encodeSync(Publication)(published), { mode: 0o600 })),
         () => Effect.promise(() => Fs.rm(file, { force: true })).pipe(Effect.ignore)
       )
     }

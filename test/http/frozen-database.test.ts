@@ -22,7 +22,7 @@ import { createDatabase, sqlBackend } from "../support/TestServer.ts"
  */
 
 /** A TCP proxy to `target`; `freeze` holds all traffic (buffered, nothing closed), `thaw` lets it flow. */
-const makeProxy = async (target: { readonly host: string; readonly port: number }) => {
+const makeProxy = async (target: Net.NetConnectOpts) => {
   let frozen = false
   const held: Array<() => void> = []
   const pipe = (from: Net.Socket, to: Net.Socket) =>
@@ -74,12 +74,14 @@ describe(`a frozen database (${sqlBackend})`, () => {
       const db = await createDatabase(process.env.DATABASE_URL!)
       drop = db.drop
       url = new URL(db.url)
+      proxy = await makeProxy({ host: url.hostname, port: Number(url.port || 5432) })
     } else {
-      const { close, endpoint: target } = await serveEmbedded()
+      // The embedded database listens on a Unix socket; the proxy puts it on a loopback port.
+      const { close, endpoint } = await serveEmbedded()
       closeEmbedded = close
-      url = new URL(`postgres://postgres@${target.host}:${target.port}/postgres`)
+      url = new URL("postgres://postgres@127.0.0.1/postgres")
+      proxy = await makeProxy({ path: `${endpoint.host}/.s.PGSQL.${endpoint.port}` })
     }
-    proxy = await makeProxy({ host: url.hostname, port: Number(url.port || 5432) })
     url.hostname = "127.0.0.1"
     url.port = String(proxy.port)
     const data = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(

@@ -1,5 +1,6 @@
-import { Effect } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
+import { Effect, type Scope } from "effect"
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -48,5 +49,76 @@ describe("embedded database shared by several connections", () => {
       yield* Effect.promise(() => Promise.all(clients.map((client) => client.end())))
       results.forEach((answers, c) => expect(answers).toEqual(Array.from({ length: 150 }, (_, i) => c * 1000 + i)))
     })))
+  }, 60_000)
+})
+
+/**
+ * The embedded database is reachable by this service's OS user only: a Unix socket in a 0700
+ * directory, no network port, and its publication and lock files readable by the owner alone. A lock
+ * left by a process whose pid now belongs to another live process does not block start-up.
+ */
+describe("embedded database protection", () => {
+  const withDataDir = <A, E>(use: (dataDir: string) => Effect.Effect<A, E, Scope.Scope>) =>
+    Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const dataDir = mkdtempSync(join(tmpdir(), "bvm-protect-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+      return yield* use(dataDir)
+    })))
+
+  it("listens on a Unix socket in a directory only its owner can open; the published files are the owner's only", () =>
+    withDataDir((dataDir) =>
+      Effect.gen(function*() {
+        const endpoint = yield* Embedded.serve({ dataDir })
+        expect(endpoint.host.startsWith("/")).toBe(true)
+        expect(statSync(endpoint.host).mode & 0o777).toBe(0o700)
+        expect(statSync(join(endpoint.host, `.s.PGSQL.${endpoint.port}`)).isSocket()).toBe(true)
+        expect(statSync(join(dataDir, "embedded-server.json")).mode & 0o777).toBe(0o600)
+        expect(statSync(join(dataDir, "embedded.lock")).mode & 0o777).toBe(0o600)
+        expect(JSON.parse(readFileSync(join(dataDir, "embedded-server.json"), "utf8"))).toEqual({
+          pid: process.pid,
+          host: endpoint.host,
+          port: endpoint.port
+        })
+        // The pg client reaches it, as the server's pool and the CLI do.
+        const client = new pg.Client({ host: endpoint.host, port: endpoint.port, user: "postgres", database: "postgres" })
+        const rows = yield* Effect.promise(async () => {
+          await client.connect()
+          const result = await client.query("SELECT 1 AS one")
+          await client.end()
+          return result.rows
+        })
+        expect(rows).toEqual([{ one: 1 }])
+      })
+    ), 60_000)
+
+  it("an in-memory database gets a private temporary socket directory, removed at the end", async () => {
+    const directory = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const endpoint = yield* Embedded.serve({ dataDir: undefined })
+      expect(statSync(endpoint.host).mode & 0o777).toBe(0o700)
+      return endpoint.host
+    })))
+    expect(existsSync(directory)).toBe(false)
+  }, 60_000)
+
+  it("takes over a lock whose pid now belongs to another live process, and refuses one whose process still runs", async () => {
+    const sleeper = spawn("sleep", ["60"])
+    try {
+      const startTime = readFileSync(`/proc/${sleeper.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]
+      // The pid of a live process, with the start time of another: the holder is gone, its pid reused.
+      await withDataDir((dataDir) =>
+        Effect.gen(function*() {
+          writeFileSync(join(dataDir, "embedded.lock"), `${sleeper.pid}\n1\n`)
+          yield* Embedded.serve({ dataDir })
+        }))
+      // The same pid with its own start time: the holder still runs.
+      const refused = await withDataDir((dataDir) =>
+        Effect.gen(function*() {
+          writeFileSync(join(dataDir, "embedded.lock"), `${sleeper.pid}\n${startTime}\n`)
+          return yield* Effect.flip(Embedded.serve({ dataDir }))
+        }))
+      expect(refused.message).toContain(`in use by process ${sleeper.pid}`)
+    } finally {
+      sleeper.kill()
+    }
   }, 60_000)
 })
