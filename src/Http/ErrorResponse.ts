@@ -45,7 +45,10 @@ export const fieldErrors = (issues: HttpApiError.HttpApiDecodeError["issues"]): 
       : issue._tag === "Missing"
       ? `The ${label(field)} field is required.`
       : issue.message
-    byField.set(key, [...(byField.get(key) ?? []), text])
+    const texts = byField.get(key)
+    if (texts !== undefined) texts.push(text)
+    // A 422 lists at most MAX_FIELDS fields: a list of a million bad items is not a million messages.
+    else if (byField.size < MAX_FIELDS) byField.set(key, [text])
   }
   const errors: Record<string, ReadonlyArray<string>> = {}
   for (const [field, texts] of byField) {
@@ -56,6 +59,9 @@ export const fieldErrors = (issues: HttpApiError.HttpApiDecodeError["issues"]): 
 }
 
 const label = (field: string) => field.replaceAll("_", " ")
+
+/** The most fields one 422 lists. */
+const MAX_FIELDS = 100
 
 const CONNECTION_ERRORS = ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]
 

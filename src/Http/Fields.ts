@@ -1,4 +1,4 @@
-import { Option, ParseResult, Schema } from "effect"
+import { JSONSchema, Option, ParseResult, Schema } from "effect"
 import { parseDate } from "../Analytics/Analytics.ts"
 import { isCountryCode } from "../Domain/Country.ts"
 import { isValidText } from "../Domain/Text.ts"
@@ -23,6 +23,22 @@ export const string = (field: string) =>
 /** The message of a list over its limit: no list is unbounded (docs/api.md, "Limits"). */
 const tooMany = (field: string, max: number) => ({ message: () => `The ${label(field)} field must not have more than ${max} items.` })
 
+/**
+ * An array of at most `max` items of `item`, its length checked before its items: a list of a
+ * million bad items is one error, found at once, not a million.
+ */
+export const boundedArray = <A, I, R>(field: string, item: Schema.Schema<A, I, R>, max: number) =>
+  Schema.Array(Schema.Unknown).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
+    Schema.maxItems(max, tooMany(field, max)),
+    Schema.compose(Schema.Array(item), { strict: false })
+  ).annotations({ jsonSchema: { type: "array", items: itemJsonSchema(item), maxItems: max } })
+
+/** The JSON Schema of a list's item, for the OpenAPI document (the list itself is checked in two steps). */
+const itemJsonSchema = (item: Schema.Schema.Any): object => {
+  const { $schema: _, ...schema } = JSONSchema.make(item) as unknown as Record<string, unknown>
+  return schema
+}
+
 /** A string, trimmed, then 1..max characters. */
 export const text = (field: string, max: number) =>
   string(field).pipe(
@@ -46,10 +62,7 @@ export const id = (field: string) =>
     Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER, { message: () => `The selected ${label(field)} is invalid.` })
   )
 
-export const idList = (field: string, maxItems: number) =>
-  Schema.Array(id(`${field} item`)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
-    Schema.maxItems(maxItems, tooMany(field, maxItems))
-  )
+export const idList = (field: string, maxItems: number) => boundedArray(field, id(`${field} item`), maxItems)
 
 export const boolean = (field: string) =>
   Schema.Boolean.annotations({ message: () => `The ${label(field)} field must be true or false.` })
@@ -105,8 +118,7 @@ const distinct = <A>(list: ReadonlyArray<A>, key: (value: A) => unknown): Array<
  * the first kept. A bad item reports under `<field>.<index>`.
  */
 export const textList = (field: string, max: number, maxItems: number) =>
-  Schema.Array(text(`${field} item`, max)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
-    Schema.maxItems(maxItems, tooMany(field, maxItems)),
+  boundedArray(field, text(`${field} item`, max), maxItems).pipe(
     Schema.transform(Schema.Array(Schema.String), {
       strict: true,
       decode: (list) => distinct(list, (value) => value.toLowerCase()),
@@ -140,8 +152,7 @@ export const domain = (field: string) =>
 
 /** A list of domains (see `domain`); repeats after normalization count once, the first kept. */
 export const domainList = (field: string, maxItems: number) =>
-  Schema.Array(domain(`${field} item`)).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
-    Schema.maxItems(maxItems, tooMany(field, maxItems)),
+  boundedArray(field, domain(`${field} item`), maxItems).pipe(
     Schema.transform(Schema.Array(Schema.String), { strict: true, decode: (list) => distinct(list, (host) => host), encode: (list) => list })
   ).annotations({
     jsonSchema: {
@@ -154,14 +165,23 @@ export const domainList = (field: string, maxItems: number) =>
 
 /** A non-empty set of platform names; repeated names count once. */
 export const platformSet = (field: string) =>
-  Schema.Array(
-    Platform.annotations({ message: () => `The selected ${label(field)} item is invalid. Allowed: ${platforms.join(", ")}.` })
-  ).annotations({ message: () => `The ${label(field)} field must be an array.` }).pipe(
-    Schema.minItems(1, { message: () => `The ${label(field)} field must have at least 1 item.` }),
+  boundedArray(
+    field,
+    Platform.annotations({ message: () => `The selected ${label(field)} item is invalid. Allowed: ${platforms.join(", ")}.` }),
     // Repeats count once, but a list of a million repeats is still refused.
-    Schema.maxItems(100, tooMany(field, 100)),
+    100
+  ).pipe(
+    Schema.minItems(1, { message: () => `The ${label(field)} field must have at least 1 item.` }),
     Schema.transform(Schema.Array(Platform), { strict: true, decode: (list) => [...new Set(list)], encode: (list) => list })
-  )
+  ).annotations({
+    jsonSchema: {
+      type: "array",
+      items: { type: "string", enum: platforms },
+      minItems: 1,
+      maxItems: 100,
+      description: "Platform names; repeats count once."
+    }
+  })
 
 /**
  * A path id. Anything that is not a positive integer decodes to 0, which matches no row, so it takes

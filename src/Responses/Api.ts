@@ -23,10 +23,9 @@ export const CreateResponse = Fields.input({
   platform: Fields.oneOf("platform", platforms).annotations({ description: "One of the platforms of the prompt's monitor." }),
   text: Fields.rawText("text", 200_000).annotations({ description: "The answer, as the platform gave it." }),
   citations: Fields.optional(
-    Schema.Array(citationUrl).annotations({
-      message: () => "The citations field must be an array.",
+    Fields.boundedArray("citations", citationUrl, MAX_CITATIONS).annotations({
       description: `The URLs the platform cited, in its order (at most ${MAX_CITATIONS}). Absent: the URLs found in the text.`
-    }).pipe(Schema.maxItems(MAX_CITATIONS, { message: () => `The citations field must not have more than ${MAX_CITATIONS} items.` }))
+    })
   ),
   collected_at: Fields.optional(Fields.dateTime("collected_at").annotations({ description: "When the answer was collected (default: now)." })),
   country: Fields.optional(Fields.country("country").annotations({ description: "Default: the monitor's country." }))
