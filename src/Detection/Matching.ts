@@ -23,8 +23,9 @@ const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u
  * particles glued to nouns (Korean "삼성은"). Between two of their characters no word
  * boundary is visible, so boundaries cannot decide anything there.
  */
-const NO_SPACE_SCRIPT =
-  /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]$/u
+const NO_SPACE_CLASS =
+  "\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}\\p{scx=Thai}\\p{scx=Lao}\\p{scx=Khmer}\\p{scx=Myanmar}"
+const NO_SPACE_SCRIPT = new RegExp(`^[${NO_SPACE_CLASS}]$`, "u")
 
 const isNoSpaceChar = (ch: string): boolean => NO_SPACE_SCRIPT.test(ch)
 
@@ -67,6 +68,45 @@ const allMatches = (pattern: RegExp, text: string): Array<Occurrence> => {
 }
 
 /**
+ * The words of a text, to tell at once whether a name can occur in it (`wordsOf`). A word is a run of
+ * letters, marks and numbers, or one character of a no-space script (those glue to nothing). Every
+ * occurrence of a name starts one of its words where the name's first word starts: the characters
+ * around that word in the name (the start, a space, punctuation) are not word characters, and the
+ * whole-word rule keeps the text's characters around the match from gluing onto it.
+ */
+const WORD = new RegExp(`[${NO_SPACE_CLASS}]|(?:(?![${NO_SPACE_CLASS}])[\\p{L}\\p{M}\\p{N}])+`, "gu")
+
+/**
+ * A word as compared: lower, upper, then lower case again, so that every pair of characters the `iu`
+ * flags match (long s and s, Kelvin sign and k, final sigma and sigma, ẞ and ß) folds to the same; a
+ * pair it folds together that the regex tells apart (ß and ss) only costs a check.
+ */
+const foldWord = (word: string): string => word.toLowerCase().toUpperCase().toLowerCase()
+
+/** The folded words of an NFC text, for `findNameOccurrences` and `findDomainOccurrences`. */
+export const wordsOf = (text: string): ReadonlySet<string> => new Set(Array.from(text.matchAll(WORD), (match) => foldWord(match[0])))
+
+/**
+ * The folded first word of a name (or a domain), when every occurrence must start it: undefined for a
+ * name without any word, or with a space before its first word (whitespace matches a run of any length).
+ */
+const firstWordOf = (name: string): string | undefined => {
+  const trimmed = name.normalize("NFC").trim()
+  WORD.lastIndex = 0
+  const match = WORD.exec(trimmed)
+  WORD.lastIndex = 0
+  if (match === null || /\s/u.test(trimmed.slice(0, match.index))) return undefined
+  return foldWord(match[0])
+}
+
+/** Whether a name cannot occur in a text of these words (no words given: it may). */
+const cannotOccur = (name: string, words: ReadonlySet<string> | undefined): boolean => {
+  if (words === undefined) return false
+  const first = firstWordOf(name)
+  return first !== undefined && !words.has(first)
+}
+
+/**
  * The regex of a brand name or alias, or undefined for a blank one. Whitespace in the
  * name matches any run of whitespace (line breaks, no-break spaces), and an apostrophe
  * matches the typographic ones ("McDonald's" = "McDonald’s"); everything else literally.
@@ -85,7 +125,9 @@ export const namePattern = (name: string): RegExp | undefined => {
  * character ("阿里云" in "我推荐阿里云和腾讯云") is not checked: there a plain
  * substring is the best available rule.
  */
-export const findNameOccurrences = (text: string, name: string): Array<Occurrence> => {
+export const findNameOccurrences = (text: string, name: string, words?: ReadonlySet<string>): Array<Occurrence> => {
+  // Most names of a project are absent from a given answer: a set look-up says so without a scan.
+  if (cannotOccur(name, words)) return []
   const pattern = namePattern(name)
   if (pattern === undefined) return []
   return allMatches(pattern, text).filter(({ end, start }) => {
@@ -132,9 +174,9 @@ export const domainSpellings = (domain: string): Array<string> => {
  * "blog.acme.com", "sales@acme.com" and "visit acme.com.", not in "notacme.com",
  * "acme.com.evil.io", "acme.com-shop.io" or "acme.community".
  */
-export const findDomainOccurrences = (text: string, domain: string): Array<Occurrence> =>
+export const findDomainOccurrences = (text: string, domain: string, words?: ReadonlySet<string>): Array<Occurrence> =>
   domainSpellings(domain).flatMap((spelling) =>
-    allMatches(new RegExp(escapeRegExp(spelling), "giu"), text).filter(({ end, start }) => {
+    cannotOccur(spelling, words) ? [] : allMatches(new RegExp(escapeRegExp(spelling), "giu"), text).filter(({ end, start }) => {
       if (gluesToDomain(charBefore(text, start))) return false
       const next = charAt(text, end)
       // A dot followed by a label continues the name (acme.com.evil.io); a final dot ends a sentence.

@@ -4,7 +4,7 @@
  */
 import type { Classification } from "../Domain/Brand.ts"
 import { findUrls } from "./Citations.ts"
-import { coversDomain, findDomainOccurrences, findNameOccurrences, normalizeDomain, type Occurrence } from "./Matching.ts"
+import { coversDomain, findDomainOccurrences, findNameOccurrences, normalizeDomain, type Occurrence, wordsOf } from "./Matching.ts"
 import { sentimentValue, toSentimentScore } from "./Sentiment.ts"
 
 export interface BrandToDetect {
@@ -55,8 +55,10 @@ export const detectMentions = (
 ): Array<DetectedMention> => {
   const nfc = text.normalize("NFC")
   const cited = citedDomains.map(normalizeDomain)
+  // The text's words, once: a name whose first word is not among them is not looked for.
+  const words = wordsOf(nfc)
   // Every brand's occurrences, ignored ones included: their names are masked for sentiment too.
-  const occurrences = new Map(brands.map((brand) => [brand, brandOccurrences(nfc, brand)] as const))
+  const occurrences = new Map(brands.map((brand) => [brand, brandOccurrences(nfc, brand, words)] as const))
 
   const found: Array<{ brand: BrandToDetect; first: number; length: number; occurrences: Array<Occurrence> }> = []
   for (const brand of brands) {
@@ -92,9 +94,9 @@ export const brandDomains = (brand: Pick<BrandToDetect, "domains">): Array<strin
   })
 
 /** All text occurrences of a brand: names, aliases and domains. */
-export const brandOccurrences = (text: string, brand: BrandToDetect): Array<Occurrence> => [
-  ...[brand.name, ...brand.aliases].flatMap((name) => findNameOccurrences(text, name)),
-  ...brandDomains(brand).flatMap((domain) => findDomainOccurrences(text, domain))
+export const brandOccurrences = (text: string, brand: BrandToDetect, words?: ReadonlySet<string>): Array<Occurrence> => [
+  ...[brand.name, ...brand.aliases].flatMap((name) => findNameOccurrences(text, name, words)),
+  ...brandDomains(brand).flatMap((domain) => findDomainOccurrences(text, domain, words))
 ]
 
 /**
@@ -116,22 +118,54 @@ export const maskForSentiment = (text: string, occurrences: ReadonlyArray<Occurr
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" })
 
-/** Sentence boundaries of a (masked) text, and the sentiment around a set of offsets. */
-const sentenceScorer = (masked: string) => {
+/** A window of the text segmented at once: big enough for a few sentences, small enough to stay linear. */
+const SEGMENT_WINDOW = 4096
+
+/**
+ * The sentences of a text, as the segmenter finds them in the whole text, found window by window:
+ * the segmenter's cost grows faster than the length of what it is given (0.5 s for 200,000
+ * characters, 3 ms for 20,000), so a long answer is segmented in windows. Each window starts at a
+ * boundary already found and its last sentence, which the window's end may cut, is found again by
+ * the next window; a sentence longer than a window widens it.
+ */
+export const sentencesOf = (text: string): { readonly starts: Array<number>; readonly texts: Array<string> } => {
   const starts: Array<number> = []
   const texts: Array<string> = []
-  for (const { index, segment } of segmenter.segment(masked)) {
-    starts.push(index)
-    texts.push(segment)
+  let from = 0
+  let window = SEGMENT_WINDOW
+  while (from < text.length) {
+    const end = Math.min(text.length, from + window)
+    const segments = Array.from(segmenter.segment(text.slice(from, end)))
+    const last = end === text.length
+    if (!last && segments.length < 2) {
+      window *= 2
+      continue
+    }
+    for (const { index, segment } of last ? segments : segments.slice(0, -1)) {
+      starts.push(from + index)
+      texts.push(segment)
+    }
+    if (last) break
+    from += segments.at(-1)!.index
+    window = SEGMENT_WINDOW
   }
+  return { starts, texts }
+}
+
+/** Sentence boundaries of a (masked) text, and the sentiment around a set of offsets. */
+const sentenceScorer = (masked: string) => {
+  // Found on first use: an answer that mentions no brand in its text is not segmented at all.
+  let found: ReturnType<typeof sentencesOf> | undefined
+  const sentences = () => (found ??= sentencesOf(masked))
   const values = new Map<number, number>()
   const valueOf = (sentence: number): number => {
     let value = values.get(sentence)
-    if (value === undefined) values.set(sentence, (value = sentimentValue(texts[sentence]!)))
+    if (value === undefined) values.set(sentence, (value = sentimentValue(sentences().texts[sentence]!)))
     return value
   }
   /** The index of the sentence holding an offset (binary search over the starts). */
   const sentenceAt = (offset: number): number => {
+    const { starts } = sentences()
     let lo = 0
     let hi = starts.length - 1
     while (lo < hi) {
