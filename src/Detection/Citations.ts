@@ -39,10 +39,17 @@ export const citationsFrom = (input: {
   const kept: Array<ExtractedCitation> = []
   for (const raw of raws) {
     const normalized = normalizeUrl(raw)
-    if (normalized !== undefined) kept.push({ position: kept.length + 1, raw, ...normalized })
+    if (normalized !== undefined) kept.push({ position: kept.length + 1, raw: withoutCredentials(raw), ...normalized })
   }
   return kept
 }
+
+/**
+ * A cited URL as given, less any user name and password (`http://user:pw@host/` → `http://host/`):
+ * a platform's answer may carry them, and the service must not keep or show them. The userinfo ends
+ * at the authority's last `@`, as URL parsers read it.
+ */
+export const withoutCredentials = (raw: string): string => raw.replace(/^(\s*[a-z][a-z0-9+.-]*:\/\/)[^/?#\\]*@/i, "$1")
 
 /** The URLs of a text, in order of appearance, duplicates included. */
 export const citationsFromText = (text: string): Array<string> => findUrls(text).map((span) => span.url)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { citationsFrom, citationsFromText, findUrls } from "../../../src/Detection/Citations.js"
+import { citationsFrom, citationsFromText, findUrls, withoutCredentials } from "../../../src/Detection/Citations.js"
 
 describe("citationsFromText", () => {
   it.each<[string, string, Array<string>]>([
@@ -128,5 +128,16 @@ describe("citationsFrom", () => {
       { position: 1, raw: "https://a.com", url: "https://a.com/", domain: "a.com" },
       { position: 2, raw: "https://c.com/", url: "https://c.com/", domain: "c.com" }
     ])
+  })
+})
+
+describe("credentials in cited URLs", () => {
+  it("are dropped from the URL kept as given, as from the normalized one", () => {
+    const [cited] = citationsFrom({ citations: ["https://user:secret@Example.com/a?utm_source=x#top"], text: "" })
+    expect(cited!.raw).toBe("https://Example.com/a?utm_source=x#top")
+    expect(cited!.url).toBe("https://example.com/a")
+    expect(withoutCredentials("http://a@b:c@host.com/p@q")).toBe("http://host.com/p@q")
+    expect(withoutCredentials("https://host.com/path@x")).toBe("https://host.com/path@x")
+    expect(withoutCredentials("http://u:p@host.com\\\\path")).toBe("http://host.com\\\\path")
   })
 })
