@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * The whole data model of decisions.md §4.
+ * The whole data model of docs/api.md.
  *
  * Ownership runs organization → projects → (monitors → prompts → responses → citations, brand mentions;
  * tags, segments, brands, sources → source URLs), every link ON DELETE CASCADE, so deleting an

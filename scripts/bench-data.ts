@@ -73,7 +73,7 @@ const url = requireDatabaseUrl("bench:data")
 // Fixed parts of the dataset
 // ---------------------------------------------------------------------------
 
-/** The project's own brand first; the `ignored` one gets no mentions (decisions.md §5). */
+/** The project's own brand first; the `ignored` one gets no mentions (docs/api.md). */
 const BRANDS: ReadonlyArray<{ name: string; aliases: Array<string>; domains: Array<string>; classification: string }> = [
   { name: "Acme", aliases: ["Acme CRM", "AcmeHQ"], domains: ["acme.com"], classification: "competitor" },
   { name: "Globex", aliases: ["Globex Cloud"], domains: ["globex.io"], classification: "competitor" },

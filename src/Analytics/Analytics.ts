@@ -4,13 +4,13 @@ import type { Page, Window } from "../Domain/Page.ts"
 import type { Platform } from "../Domain/Platform.ts"
 
 /**
- * Source analytics (decisions.md §6): the share of analyzed responses citing each source or exact URL,
+ * Source analytics (docs/api.md): the share of analyzed responses citing each source or exact URL,
  * over a window W and the equal-length period P right before it, and the per-bucket usage of the top
  * URLs. Two implementations: set-based SQL (AnalyticsSql.ts) and a reference over the in-memory
  * tables (AnalyticsMemory.ts), held to each other by test/unit/analytics/differential.test.ts.
  *
  * This module holds the contract and the few pure definitions both implementations share: calendar
- * dates, the periods, the buckets of a time series and the rounding of decisions.md §6.
+ * dates, the periods, the buckets of a time series and the rounding of docs/api.md.
  */
 
 // ---------------------------------------------------------------------------
@@ -49,7 +49,7 @@ export const MAX_TOP_N = 50
 export const MAX_BUCKETS = 1000
 
 /**
- * The filters of decisions.md §6; `undefined` means "not given" (every value passes). A given list is
+ * The filters of docs/api.md; `undefined` means "not given" (every value passes). A given list is
  * never empty. `countries` are upper-case, `monitors` and `tags` ids of the project (checked before).
  */
 export interface Filters {
@@ -151,7 +151,7 @@ export class Analytics extends Context.Tag("Analytics")<Analytics, {
 }>() {}
 
 // ---------------------------------------------------------------------------
-// Rounding (decisions.md §6)
+// Rounding (docs/api.md)
 // ---------------------------------------------------------------------------
 
 /**

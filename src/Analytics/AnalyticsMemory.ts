@@ -17,7 +17,7 @@ import {
 } from "./Analytics.ts"
 
 /**
- * The reference implementation of decisions.md §6, over the in-memory tables: plain loops written
+ * The reference implementation of docs/api.md, over the in-memory tables: plain loops written
  * from the formulas, one step per sentence of the rules, with no regard for speed.
  */
 

@@ -17,7 +17,7 @@ import { intervals, MAX_BUCKETS, measureKeys, sortOrders } from "./Analytics.ts"
 /**
  * Every analytics parameter is declared as text (one value or repeated) and never fails to decode:
  * the handlers check the query themselves (Query.ts), after the project header, so that a 422 lists
- * every failing field under the names of decisions.md §2 (`platforms.0`, whatever form was sent).
+ * every failing field under the names of docs/api.md (`platforms.0`, whatever form was sent).
  */
 const raw = (description: string, jsonSchema: object) =>
   Fields.optional(
@@ -94,7 +94,7 @@ export const SeriesQuery = Fields.input({
 
 const DateOnly = Schema.String.annotations({ description: "A UTC calendar date, `YYYY-MM-DD`.", examples: ["2026-11-21"] })
 
-/** The measures of a row, in the order decisions.md §6 shows them. */
+/** The measures of a row, in the order docs/api.md shows them. */
 const measures = {
   used_count: Schema.Int.annotations({ description: "Distinct analyzed responses in the window citing it." }),
   used_count_change: Schema.Int.annotations({ description: "`used_count` minus its value over the previous period." }),

@@ -12,7 +12,7 @@ export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =
     const analytics = yield* Analytics
 
     /**
-     * The request's query, checked (decisions.md §6): the query string as sent, today's date (UTC)
+     * The request's query, checked (docs/api.md): the query string as sent, today's date (UTC)
      * for the `end_date` limit, then the monitors and tags looked up in the active project. Any
      * failure is one 422 listing every field.
      */

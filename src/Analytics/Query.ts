@@ -21,7 +21,7 @@ import {
 
 /**
  * The query of the analytics endpoints, read from the request's own query string and checked against
- * decisions.md §6, every failing field reported at once (422, Laravel's wording).
+ * docs/api.md, every failing field reported at once (422, Laravel's wording).
  *
  * It reads the URL rather than a decoded record so that the array filters keep the order in which
  * they were sent whatever their form (`platforms[]=a`, `platforms=a`, `platforms[0]=a`, mixed): the
@@ -193,7 +193,7 @@ export const readListQuery = <const SortBy extends string>(
 
 /**
  * `top_n`: an integer clamped to 1..50; absent, empty or not an integer counts as the default 20
- * (the rule of `per_page`, decisions.md §1: never an error).
+ * (the rule of `per_page`, docs/api.md: never an error).
  */
 export const readTopN = (raw: string | undefined): number => {
   if (raw === undefined || !/^-?\d+$/.test(raw)) return DEFAULT_TOP_N

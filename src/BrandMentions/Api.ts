@@ -14,7 +14,7 @@ import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { PageQuery } from "../Http/Responses.ts"
 import { sortColumns } from "./Repo.ts"
 
-/** The relations `include` may name (api-v1.md), each nested under its parent. */
+/** The relations `include` may name (docs/api.md), each nested under its parent. */
 export const includable = [
   "response",
   "response.prompt",

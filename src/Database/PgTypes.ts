@@ -2,7 +2,7 @@ import pg from "pg"
 
 /**
  * Type parsers for the `pg` driver. Ids are bigint in the database and JSON numbers on the wire
- * (decisions.md §1); node-postgres returns int8 as strings to stay exact past 2^53, a range our
+ * (docs/api.md); node-postgres returns int8 as strings to stay exact past 2^53, a range our
  * ids and counts never reach, so they are parsed to numbers once here instead of in every query.
  */
 const INT8 = 20

@@ -1,5 +1,5 @@
 /**
- * Citations of a response (decisions.md §5): the platform's own list when it gave one,
+ * Citations of a response (docs/api.md): the platform's own list when it gave one,
  * else the URLs found in the answer text: markdown links, `<...>` autolinks and bare
  * URLs, in order of appearance, every occurrence counted.
  *

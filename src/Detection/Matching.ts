@@ -1,5 +1,5 @@
 /**
- * Where a brand name or a domain occurs in a text (decisions.md §5: "as a whole word,
+ * Where a brand name or a domain occurs in a text (docs/api.md: "as a whole word,
  * case-insensitive, Unicode-aware", "or one of its domains occurs").
  *
  * Texts and names are compared in NFC, so a decomposed "é" in either matches a

@@ -1,5 +1,5 @@
 /**
- * Brand mentions of one response (decisions.md §5, api-v1.md "Brand mention"): which
+ * Brand mentions of one response (docs/api.md): which
  * brands it names, in which order they first appear, and the sentiment around them.
  */
 import type { Classification } from "../Domain/Brand.ts"

@@ -1,5 +1,5 @@
 /**
- * URL normalization for cited URLs (decisions.md §4, SourceUrl and Source).
+ * URL normalization for cited URLs (docs/api.md, SourceUrl and Source).
  *
  * Parsing is left entirely to the WHATWG `URL` class, which already lower-cases the
  * scheme and host, converts IDNs to punycode, drops default ports, resolves dot

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Every ability a key may carry (api-v1.md "Abilities", plus `responses:write` of decisions.md §3). */
+/** Every ability a key may carry (docs/api.md, plus `responses:write`). */
 export const abilities = [
   "organization:read",
   "organization:manage",

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { createHash, randomInt } from "node:crypto"
 import { Id, Timestamp } from "./Common.ts"
 
-/** A stored key: never the key itself, only its SHA-256 and a display prefix (decisions.md §3). */
+/** A stored key: never the key itself, only its SHA-256 and a display prefix (docs/api.md). */
 export interface ApiKey {
   readonly id: number
   readonly organization_id: number

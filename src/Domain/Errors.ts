@@ -3,7 +3,7 @@ import type { Ability } from "./Ability.ts"
 
 /**
  * The failures of the API, as typed errors. `Http/ErrorResponse.ts` turns each into its documented
- * status and body (decisions.md §2); nothing else decides a status.
+ * status and body (docs/api.md); nothing else decides a status.
  *
  * Each carries the exact `message` of its response body.
  */

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** The AI platforms the service knows (api-v1.md). */
+/** The AI platforms the service knows (docs/api.md). */
 export const platforms = [
   "chatgpt",
   "perplexity",

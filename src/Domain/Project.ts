@@ -12,5 +12,5 @@ export const Project = Schema.Struct({
 }).annotations({ identifier: "Project" })
 export type Project = typeof Project.Type
 
-/** The tags every new project starts with (api-v1.md "Tag"). */
+/** The tags every new project starts with (docs/api.md). */
 export const seededTagNames = ["branded", "non-branded", "review"] as const

@@ -51,7 +51,7 @@ export const Citation = Schema.Struct({
 }).annotations({ identifier: "Citation" })
 export type Citation = typeof Citation.Type
 
-/** A brand detected in a response (api-v1.md "Brand mention"). */
+/** A brand detected in a response (docs/api.md). */
 export const BrandMention = Schema.Struct({
   id: Id,
   response_id: Id,

@@ -22,7 +22,7 @@ const failure = Schema.Union(ErrorSchemas.Unauthenticated, ErrorSchemas.TooManyR
  *
  * One middleware per ability, declared on each endpoint, so an endpoint's declaration says what it
  * needs. Endpoint middleware runs before group middleware, which is what puts these checks ahead of
- * the project header and of request decoding (decisions.md §2, order of checks).
+ * the project header and of request decoding (docs/api.md, order of checks).
  */
 class Authorize extends HttpApiMiddleware.Tag<Authorize>()("Authorize", {
   security: { bearer },

@@ -19,7 +19,7 @@ import {
 import { RequestId } from "./RequestId.ts"
 
 /**
- * The one place where a failure becomes a response: every status and body of decisions.md §2.
+ * The one place where a failure becomes a response: every status and body of docs/api.md.
  * Typed errors of the API map to their status; the platform's own failures (undecodable input,
  * unknown route) are translated to the documented ones; anything else is a 5xx that shows nothing
  * of its cause, only the request id under which the cause is logged.

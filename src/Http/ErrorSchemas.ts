@@ -2,7 +2,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 /**
- * The error bodies of decisions.md §2, as schemas for the OpenAPI document and the typed client.
+ * The error bodies of docs/api.md, as schemas for the OpenAPI document and the typed client.
  * The responses themselves are made in one place, `ErrorResponse.ts`.
  */
 

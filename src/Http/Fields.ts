@@ -186,7 +186,7 @@ export const platformSet = (field: string) =>
 /**
  * A path id. Anything that is not a positive integer decodes to 0, which matches no row, so it takes
  * the same road to `<Resource> not found` as an absent id, and after body validation, as the order of
- * checks wants (decisions.md §1, §2).
+ * checks wants (docs/api.md).
  */
 export const PathId = Schema.transform(Schema.String, Schema.Number, {
   strict: true,

@@ -8,7 +8,7 @@ import { CurrentProject, parseId, scopeOf } from "./ProjectContext.ts"
 
 /**
  * The project of a `/projects/{project}` path, resolved like the project header: a project outside the
- * key's reach is `Project not found`, and that check comes before body validation (decisions.md §2).
+ * key's reach is `Project not found`, and that check comes before body validation (docs/api.md).
  */
 export class ProjectFromPath extends HttpApiMiddleware.Tag<ProjectFromPath>()("ProjectFromPath", {
   provides: CurrentProject,

@@ -3,10 +3,10 @@ import { Effect, Option, Schema } from "effect"
 import type { Page, Window } from "../Domain/Page.ts"
 import { paginate, parsePageRequest } from "./Pagination.ts"
 
-/** A single resource is wrapped: `{"data": {...}}` (decisions.md §1). */
+/** A single resource is wrapped: `{"data": {...}}` (docs/api.md). */
 export const DataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: item })
 
-/** `page` and `per_page` of every list: never an error, bad values fall back (decisions.md §1). */
+/** `page` and `per_page` of every list: never an error, bad values fall back (docs/api.md). */
 const lenient = (description: string, example: string) =>
   Schema.optionalWith(
     // Repeated (`?page=1&page=2`) is not an error either: the last one counts.

@@ -18,7 +18,7 @@ export interface CollectedResponse {
 }
 
 /**
- * Analysis of one answer (decisions.md §5): its citations and the brands it mentions. Pure, so that
+ * Analysis of one answer (docs/api.md): its citations and the brands it mentions. Pure, so that
  * the API, the bulk import and re-analysis share it. A citation the platform gave that is not an
  * http(s) URL is an error naming it; URLs found in the text that are not are simply not citations.
  */

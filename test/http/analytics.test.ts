@@ -3,7 +3,7 @@ import { type AnalyticsServer, type DatasetIds, type DatasetSpec, startAnalytics
 import { backends } from "../support/TestServer.ts"
 
 /**
- * The three analytics endpoints over HTTP (api-v1.md "Analytics", decisions.md §6): envelopes and row
+ * The three analytics endpoints over HTTP (docs/api.md): envelopes and row
  * shapes, the query's forms and its 422s, project scoping, and the time series' dense buckets.
  */
 

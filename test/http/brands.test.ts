@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
- * Brands and segments (decisions.md §3-4): success paths with exact field sets and defaults, the
+ * Brands and segments (docs/api.md): success paths with exact field sets and defaults, the
  * normalization of aliases and domains, segment sets (replace, attach, detach), tenant boundaries,
  * validation errors by exact key, and the project's own brand (`projects.brand_id`).
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
- * Deleting a project, a monitor, a prompt or a tag removes exactly what it owns (decisions.md §4,
+ * Deleting a project, a monitor, a prompt or a tag removes exactly what it owns (docs/api.md,
  * "Deleting cascades in one transaction"): on SQL backends every owned row is counted by SQL, on every
  * backend the API agrees.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends, startServer, type Reply, type TestServer } from "../support/TestServer.ts"
 
 /**
- * Bad input end to end (decisions.md §1, §2, §3): every failure is a 4xx in the documented shape,
+ * Bad input end to end (docs/api.md): every failure is a 4xx in the documented shape,
  * never a 500, and a refused write leaves nothing behind.
  */
 
@@ -319,8 +319,7 @@ describe.each(backends)("bad input (%s)", (backend) => {
     })
   })
 
-  // Laravel-style messages (decisions.md: "what a client of a well-kept Laravel-style JSON API would
-  // expect"): one sentence per broken rule, in the service's own wording (src/Http/Fields.ts), never the
+  // Laravel-style messages (docs/api.md, "Validation messages"): one sentence per broken rule, in the service's own wording (src/Http/Fields.ts), never the
   // schema library's internals such as `Expected undefined, actual 42`.
   describe("422 messages are client-facing sentences", () => {
     const cases: ReadonlyArray<readonly [string, () => unknown, Record<string, ReadonlyArray<string> | null>]> = [
@@ -825,7 +824,7 @@ describe.each(backends)("bad input (%s)", (backend) => {
       }
     })
 
-    // decisions.md §2: anything but `Authorization: Bearer <key>` is a 401. These prefixes are as long as
+    // docs/api.md: anything but `Authorization: Bearer <key>` is a 401. These prefixes are as long as
     // "Bearer ", so a scheme-blind `slice("Bearer ".length)` finds the key behind them.
     it.each(["Digest ", "Token: ", "Basic  ", "XXXXXXX"])("a valid key behind %j instead of Bearer: 401", async (prefix) => {
       const valid = (await server.createKey(organizationId, ["*"])).key

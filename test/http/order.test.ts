@@ -3,7 +3,7 @@ import { type Fixture, makeFixture } from "../support/Endpoints.ts"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
- * decisions.md §2: authentication (401), ability (403), project header (400), project ownership (404),
+ * docs/api.md: authentication (401), ability (403), project header (400), project ownership (404),
  * validation (422), path resource (404). Each case fails every check from one point on, so only the
  * order decides which answers.
  */

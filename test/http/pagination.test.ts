@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends, startServer, type Reply, type TestServer } from "../support/TestServer.ts"
 
 /**
- * The pagination envelope end to end (api-v1.md "Pagination envelope", decisions.md §1 "Pagination",
+ * The pagination envelope end to end (docs/api.md,
  * "Page links", "Link URLs", "page / per_page"), on a project-scoped list (GET /tags) and on the
  * organization-level list (GET /projects).
  */
@@ -436,7 +436,7 @@ describe.each(backends)("pagination envelope (%s)", (backend) => {
       }
     )
 
-    // "Neither is ever an error" (decisions.md §1): a repeated parameter counts by its last occurrence,
+    // "Neither is ever an error" (docs/api.md): a repeated parameter counts by its last occurrence,
     // as PHP/Laravel read it (and as parsePageRequest intends).
     it("a repeated page parameter is not an error (the last one counts)", async () => {
       const reply = await get("/api/v1/tags?per_page=2&page=2&page=3")

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
- * Every endpoint's success path and the semantics documented in api-v1.md and decisions.md:
+ * Every endpoint's success path and the semantics documented in docs/api.md:
  * statuses, the `{"data": ...}` wrapping, exact field sets, timestamps, and the rules of each resource.
  */
 
@@ -19,7 +19,7 @@ const FIELDS = {
 
 type Kind = keyof typeof FIELDS
 
-/** The 19 abilities of api-v1.md plus `responses:write` (decisions.md §3), in the service's order. */
+/** Every ability of docs/api.md, in the service's order. */
 const ALL_ABILITIES = [
   "organization:read",
   "organization:manage",

@@ -34,7 +34,7 @@ const analyticsWindow = () => {
   return `start_date=${day(-6)}&end_date=${day(0)}`
 }
 
-/** Every endpoint of the API, with its ability (api-v1.md, decisions.md §3-4). */
+/** Every endpoint of the API, with its ability (docs/api.md). */
 export const endpoints: ReadonlyArray<EndpointCase> = [
   { name: "GET /me", method: "GET", path: () => "/api/v1/me", ability: null, projectScoped: false, success: 200 },
   { name: "GET /organization", method: "GET", path: () => "/api/v1/organization", ability: "organization:read", projectScoped: false, success: 200 },

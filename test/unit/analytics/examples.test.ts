@@ -27,7 +27,7 @@ import { migratedSql } from "../../support/Databases.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 
 /**
- * Small datasets whose every number was worked out by hand from decisions.md §6, run on both
+ * Small datasets whose every number was worked out by hand from docs/api.md, run on both
  * implementations. The comments show the arithmetic.
  */
 

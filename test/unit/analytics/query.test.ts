@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { sourceSortKeys, urlSortKeys } from "../../../src/Analytics/Analytics.ts"
 import { finish, readListQuery, readSeriesQuery, readTopN, referencesOf } from "../../../src/Analytics/Query.ts"
 
-/** The analytics query read from a query string (decisions.md §6), without a server. */
+/** The analytics query read from a query string (docs/api.md), without a server. */
 
 const TODAY = "2026-03-15"
 const params = (query: string) => new URLSearchParams(query)

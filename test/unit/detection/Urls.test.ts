@@ -4,7 +4,7 @@ import { domainOfHost, isTrackingParameter, normalizeUrl, stripTrackingParameter
 
 describe("normalizeUrl", () => {
   it.each([
-    // decisions.md §4: lower-case scheme and host, default port and fragment dropped,
+    // docs/api.md: lower-case scheme and host, default port and fragment dropped,
     // utm_*, gclid, fbclid dropped, empty path becomes `/`.
     ["HTTPS://Example.COM/Path", "https://example.com/Path", "example.com"],
     ["http://example.com:80/a", "http://example.com/a", "example.com"],
