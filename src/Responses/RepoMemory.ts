@@ -33,8 +33,14 @@ export const layerMemory = Layer.effect(
 
     return ResponsesRepo.of({
       insertAnalyzed: (projectId, responses) =>
-        Effect.sync(() =>
-          responses.map((input) => {
+        Effect.sync(() => {
+          // New sources and URLs of a batch are made in key order, as the SQL repository makes them.
+          const cited = responses.flatMap((r) => r.citations)
+          for (const domain of [...new Set(cited.map((c) => c.domain))].sort()) sourceId(projectId, domain)
+          for (const [url, domain] of [...new Map(cited.map((c) => [c.normalized, c.domain] as const))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+            sourceUrlId(projectId, sourceId(projectId, domain), url)
+          }
+          return responses.map((input) => {
             const now = db.now()
             const row: ResponseRow = {
               id: db.nextId("responses"),
@@ -70,7 +76,7 @@ export const layerMemory = Layer.effect(
             }
             return view(row)
           })
-        ),
+        }),
       list: (projectId, filter, window) =>
         Effect.sync(() => pageOf(byId(db.responses.values()).filter(matches(projectId, filter)).map(view), window)),
       find: (projectId, id) =>
