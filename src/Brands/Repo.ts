@@ -66,13 +66,18 @@ export const layerSql = Layer.effect(
         Effect.map((brands) => brands[0]!)
       )
 
+    /**
+     * Two replacements of one brand's segments run one after the other (the brand's row is locked
+     * first), so the second deletes what the first inserted instead of colliding with it.
+     */
     const replaceSegments = (brandId: number, segmentIds: ReadonlyArray<number>) =>
       Effect.gen(function*() {
+        yield* sql`SELECT id FROM brands WHERE id = ${brandId} FOR NO KEY UPDATE`
         yield* sql`DELETE FROM brand_segments WHERE brand_id = ${brandId}`
         if (segmentIds.length > 0) {
           yield* sql`INSERT INTO brand_segments ${
-            sql.insert([...new Set(segmentIds)].map((segment_id) => ({ brand_id: brandId, segment_id })))
-          }`
+            sql.insert([...new Set(segmentIds)].sort((a, b) => a - b).map((segment_id) => ({ brand_id: brandId, segment_id })))
+          } ON CONFLICT DO NOTHING`
         }
       })
 

@@ -83,6 +83,8 @@ export const layerSql = Layer.effect(
      */
     const replaceTags = (promptId: number, tagIds: ReadonlyArray<number>) =>
       Effect.gen(function*() {
+        // Two replacements of one prompt's tags run one after the other, each reading the other's result.
+        yield* sql`SELECT id FROM prompts WHERE id = ${promptId} FOR NO KEY UPDATE`
         const wanted = new Set(tagIds)
         const current = (yield* sql<{ tag_id: number }>`SELECT tag_id FROM prompt_tags WHERE prompt_id = ${promptId}`).map((row) => row.tag_id)
         for (const tagId of current.filter((id) => !wanted.has(id)).sort((a, b) => a - b)) {

@@ -97,6 +97,31 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     }
   })
 
+  it("a brand's segments and a prompt's tags replaced at once: no 5xx, and the result is one of the sets sent", async () => {
+    const { project, prompt } = await setUp()
+    const make = async (path: string, name: string) =>
+      (await server.request("POST", path, { key, project, body: { name } })).body.data.id as number
+    const segments = [await make("/api/v1/segments", "S1"), await make("/api/v1/segments", "S2"), await make("/api/v1/segments", "S3")]
+    const tags = [await make("/api/v1/tags", "T1"), await make("/api/v1/tags", "T2"), await make("/api/v1/tags", "T3")]
+    const brand = await make("/api/v1/brands", "Acme")
+    await ingest(project, prompt, ["https://a.com/"])
+    const sets = [[segments[0]!, segments[1]!], [segments[1]!, segments[0]!], [segments[2]!], [segments[1]!, segments[2]!, segments[0]!]]
+    const tagSets = [[tags[0]!, tags[1]!], [tags[1]!, tags[0]!], [tags[2]!], [tags[1]!, tags[2]!, tags[0]!]]
+    for (let round = 0; round < 6; round++) {
+      const replies = await Promise.all([
+        ...sets.map((segment_ids) => server.request("PATCH", `/api/v1/brands/${brand}`, { key, project, body: { segment_ids } })),
+        ...tagSets.map((ids) => server.request("PATCH", `/api/v1/prompts/${prompt}`, { key, project, body: { tags: ids } }))
+      ])
+      expectNoServerError(replies)
+      const sorted = (ids: ReadonlyArray<number>) => [...ids].sort((a, b) => a - b)
+      const brandNow = (await server.request("GET", `/api/v1/brands/${brand}`, { key, project })).body.data.segment_ids
+      expect(sets.map(sorted)).toContainEqual(sorted(brandNow))
+      const promptNow = (await server.request("GET", `/api/v1/prompts/${prompt}`, { key, project })).body.data.tags.map((t: { id: number }) => t.id)
+      expect(tagSets.map(sorted)).toContainEqual(sorted(promptNow))
+      expect(await mismatches(project)).toEqual({})
+    }
+  })
+
   it("answers citing the same new domains in opposite orders never deadlock", async () => {
     const { project, prompt } = await setUp()
     for (let round = 0; round < 5; round++) {
