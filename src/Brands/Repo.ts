@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import type { Brand, Classification } from "../Domain/Brand.ts"
+import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 
 export interface NewBrand {
@@ -21,16 +22,16 @@ export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, {
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Brand>, SqlError.SqlError>
   /** The brands of these ids in the project, by id, with their segment ids, in two queries. */
   readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Brand>, SqlError.SqlError>
-  readonly create: (projectId: number, brand: NewBrand) => Effect.Effect<Brand, SqlError.SqlError>
-  readonly update: (id: number, patch: BrandPatch) => Effect.Effect<Brand, SqlError.SqlError>
+  readonly create: (projectId: number, brand: NewBrand) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
+  readonly update: (id: number, patch: BrandPatch) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
   /**
    * Deletes the brand with its mentions and segment attachments, in one transaction; a project whose own
    * brand it was is left without one.
    */
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
   /** Idempotent: attaching an attached segment (or detaching a detached one) changes nothing. */
-  readonly attachSegment: (brandId: number, segmentId: number) => Effect.Effect<Brand, SqlError.SqlError>
-  readonly detachSegment: (brandId: number, segmentId: number) => Effect.Effect<Brand, SqlError.SqlError>
+  readonly attachSegment: (brandId: number, segmentId: number) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
+  readonly detachSegment: (brandId: number, segmentId: number) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
 }>() {}
 
 type BrandRow = Omit<Brand, "segment_ids">
@@ -63,7 +64,7 @@ export const layerSql = Layer.effect(
     const byId = (id: number) =>
       sql<BrandRow>`SELECT ${columns} FROM brands WHERE id = ${id}`.pipe(
         Effect.flatMap(withSegments),
-        Effect.map((brands) => brands[0]!)
+        Effect.flatMap(firstOrNotFound("Brand"))
       )
 
     /**

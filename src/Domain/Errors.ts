@@ -39,6 +39,13 @@ export class NotFound extends Data.TaggedError("NotFound")<{ readonly resource: 
   }
 }
 
+/**
+ * The row an update or a re-read returns, or the `NotFound` of `resource` when there is none: the
+ * resource was deleted by a concurrent request after it was found (404, never a 500).
+ */
+export const firstOrNotFound = (resource: string) => <A>(rows: ReadonlyArray<A>): Effect.Effect<A, NotFound> =>
+  rows[0] === undefined ? Effect.fail(new NotFound({ resource })) : Effect.succeed(rows[0])
+
 /** A lookup's `None` as the `NotFound` of `resource` (e.g. "Monitor"): for `pipe`. */
 export const orNotFound = (resource: string) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
   Effect.flatMap(lookup, Option.match({ onNone: () => Effect.fail(new NotFound({ resource })), onSome: Effect.succeed }))

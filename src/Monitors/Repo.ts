@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import type { Monitor, Schedule } from "../Domain/Monitor.ts"
+import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Platform } from "../Domain/Platform.ts"
 
@@ -21,7 +22,7 @@ export class MonitorsRepo extends Context.Tag("MonitorsRepo")<MonitorsRepo, {
   /** The monitors of these ids in the project, in one query. */
   readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Monitor>, SqlError.SqlError>
   readonly create: (projectId: number, monitor: NewMonitor) => Effect.Effect<Monitor, SqlError.SqlError>
-  readonly update: (id: number, patch: MonitorPatch) => Effect.Effect<Monitor, SqlError.SqlError>
+  readonly update: (id: number, patch: MonitorPatch) => Effect.Effect<Monitor, NotFound | SqlError.SqlError>
   /** Deletes the monitor with its prompts and their responses, in one transaction. */
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
 }>() {}
@@ -58,7 +59,7 @@ export const layerSql = Layer.effect(
         const rows = isEmpty(changes)
           ? sql<Monitor>`SELECT ${columns} FROM monitors WHERE id = ${id}`
           : sql<Monitor>`UPDATE monitors SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
-        return Effect.map(rows, (rows) => rows[0]!)
+        return Effect.flatMap(rows, firstOrNotFound("Monitor"))
       },
       delete: (id) => sql`DELETE FROM monitors WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid)
     })

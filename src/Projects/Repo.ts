@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import { lockForDeletion, retryConflicts } from "../Database/ProjectLocks.ts"
+import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import { type Project, seededTagNames } from "../Domain/Project.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
@@ -32,7 +33,7 @@ export class ProjectsRepo extends Context.Tag("ProjectsRepo")<ProjectsRepo, {
   readonly findMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Project>, SqlError.SqlError>
   /** Creates the project with its three seeded tags, in one transaction. */
   readonly create: (organizationId: number, project: NewProject) => Effect.Effect<Project, SqlError.SqlError>
-  readonly update: (id: number, patch: ProjectPatch) => Effect.Effect<Project, SqlError.SqlError>
+  readonly update: (id: number, patch: ProjectPatch) => Effect.Effect<Project, NotFound | SqlError.SqlError>
   /** Deletes the project and, by cascade, everything it owns, in one transaction. */
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
   readonly hasBrand: (projectId: number, brandId: number) => Effect.Effect<boolean, SqlError.SqlError>
@@ -81,7 +82,7 @@ export const layerSql = Layer.effect(
         const rows = isEmpty(changes)
           ? sql<Project>`SELECT ${columns} FROM projects WHERE id = ${id}`
           : sql<Project>`UPDATE projects SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
-        return Effect.map(rows, (rows) => rows[0]!)
+        return Effect.flatMap(rows, firstOrNotFound("Project"))
       },
       // The project's locks first (src/Database/ProjectLocks.ts): answers being stored finish before, and
       // the cascade then runs alone, without deadlocking with them.

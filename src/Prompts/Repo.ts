@@ -1,6 +1,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
+import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Prompt } from "../Domain/Prompt.ts"
 import type { Tag } from "../Domain/Tag.ts"
@@ -28,12 +29,12 @@ export class PromptsRepo extends Context.Tag("PromptsRepo")<PromptsRepo, {
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Prompt>, SqlError.SqlError>
   /** The prompts of these ids in the project, with their tags, in two queries. */
   readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Prompt>, SqlError.SqlError>
-  readonly create: (projectId: number, prompt: NewPrompt) => Effect.Effect<Prompt, SqlError.SqlError>
-  readonly update: (id: number, patch: PromptPatch) => Effect.Effect<Prompt, SqlError.SqlError>
+  readonly create: (projectId: number, prompt: NewPrompt) => Effect.Effect<Prompt, NotFound | SqlError.SqlError>
+  readonly update: (id: number, patch: PromptPatch) => Effect.Effect<Prompt, NotFound | SqlError.SqlError>
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
   /** Idempotent: attaching an attached tag (or detaching a detached one) changes nothing. */
-  readonly attachTag: (promptId: number, tagId: number) => Effect.Effect<Prompt, SqlError.SqlError>
-  readonly detachTag: (promptId: number, tagId: number) => Effect.Effect<Prompt, SqlError.SqlError>
+  readonly attachTag: (promptId: number, tagId: number) => Effect.Effect<Prompt, NotFound | SqlError.SqlError>
+  readonly detachTag: (promptId: number, tagId: number) => Effect.Effect<Prompt, NotFound | SqlError.SqlError>
 }>() {}
 
 interface PromptRow {
@@ -73,7 +74,7 @@ export const layerSql = Layer.effect(
     const byId = (id: number) =>
       sql<PromptRow>`SELECT ${columns} FROM prompts WHERE id = ${id}`.pipe(
         Effect.flatMap(withTags),
-        Effect.map((prompts) => prompts[0]!)
+        Effect.flatMap(firstOrNotFound("Prompt"))
       )
 
     /**

@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import type { Segment } from "../Domain/Brand.ts"
+import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 
 export interface NewSegment {
@@ -16,7 +17,7 @@ export class SegmentsRepo extends Context.Tag("SegmentsRepo")<SegmentsRepo, {
   /** The given ids that are segments of the project. */
   readonly existing: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, SqlError.SqlError>
   readonly create: (projectId: number, segment: NewSegment) => Effect.Effect<Segment, SqlError.SqlError>
-  readonly update: (id: number, patch: SegmentPatch) => Effect.Effect<Segment, SqlError.SqlError>
+  readonly update: (id: number, patch: SegmentPatch) => Effect.Effect<Segment, NotFound | SqlError.SqlError>
   /** Deletes the segment and its brand attachments; brands stay. */
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
 }>() {}
@@ -55,7 +56,7 @@ export const layerSql = Layer.effect(
         const rows = isEmpty(changes)
           ? sql<Segment>`SELECT ${columns} FROM segments WHERE id = ${id}`
           : sql<Segment>`UPDATE segments SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
-        return Effect.map(rows, (rows) => rows[0]!)
+        return Effect.flatMap(rows, firstOrNotFound("Segment"))
       },
       // brand_segments rows go with it (ON DELETE CASCADE); the brands stay.
       delete: (id) => sql`DELETE FROM segments WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid)

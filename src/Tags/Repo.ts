@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import { isUniqueViolation } from "../Database/SqlErrors.ts"
+import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Tag } from "../Domain/Tag.ts"
 
@@ -21,7 +22,7 @@ export class TagsRepo extends Context.Tag("TagsRepo")<TagsRepo, {
   /** The given ids that are tags of the project. */
   readonly existing: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, SqlError.SqlError>
   readonly create: (projectId: number, tag: NewTag) => Effect.Effect<Tag, TagNameTaken | SqlError.SqlError>
-  readonly update: (id: number, patch: TagPatch) => Effect.Effect<Tag, TagNameTaken | SqlError.SqlError>
+  readonly update: (id: number, patch: TagPatch) => Effect.Effect<Tag, TagNameTaken | NotFound | SqlError.SqlError>
   /** Deletes the tag and its prompt attachments; prompts stay. */
   readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
 }>() {}
@@ -66,7 +67,7 @@ export const layerSql = Layer.effect(
         const rows = isEmpty(changes)
           ? sql<Tag>`SELECT ${columns} FROM tags WHERE id = ${id}`
           : sql<Tag>`UPDATE tags SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
-        return rows.pipe(Effect.map((rows) => rows[0]!), nameTaken)
+        return rows.pipe(nameTaken, Effect.flatMap(firstOrNotFound("Tag")))
       },
       delete: (id) => sql`DELETE FROM tags WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid)
     })

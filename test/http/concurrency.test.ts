@@ -122,6 +122,26 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     }
   })
 
+  it("a resource updated while it is deleted: the update is 200 or 404, never a 500", async () => {
+    const { project, prompt } = await setUp()
+    for (let round = 0; round < 10; round++) {
+      const tag = (await server.request("POST", "/api/v1/tags", { key, project, body: { name: `Gone ${round}` } })).body.data.id
+      const segment = (await server.request("POST", "/api/v1/segments", { key, project, body: { name: `Gone ${round}` } })).body.data.id
+      const replies = await Promise.all([
+        server.request("PATCH", `/api/v1/tags/${tag}`, { key, project, body: { color: "#000000" } }),
+        server.request("DELETE", `/api/v1/tags/${tag}`, { key, project }),
+        server.request("PATCH", `/api/v1/segments/${segment}`, { key, project, body: { name: "Renamed" } }),
+        server.request("DELETE", `/api/v1/segments/${segment}`, { key, project }),
+        server.request("PATCH", `/api/v1/prompts/${prompt}`, { key, project, body: { text: `Best CRM, take ${round}?` } })
+      ])
+      expectNoServerError(replies)
+      for (const update of [replies[0]!, replies[2]!]) {
+        expect([200, 404]).toContain(update.status)
+        if (update.status === 404) expect(update.body.message).toMatch(/ not found$/)
+      }
+    }
+  })
+
   it("answers citing the same new domains in opposite orders never deadlock", async () => {
     const { project, prompt } = await setUp()
     for (let round = 0; round < 5; round++) {
