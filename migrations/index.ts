@@ -4,6 +4,8 @@ import analyticsRollups from "./0003_analytics_rollups.ts"
 import collector from "./0004_collector.ts"
 import analyticsTagPairs from "./0005_analytics_tag_pairs.ts"
 import analyticsSerialized from "./0006_analytics_serialized.ts"
+import brandAnalytics from "./0007_brand_analytics.ts"
+import analyticsPending from "./0008_analytics_pending.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -15,5 +17,7 @@ export const migrations = {
   "0003_analytics_rollups": analyticsRollups,
   "0004_collector": collector,
   "0005_analytics_tag_pairs": analyticsTagPairs,
-  "0006_analytics_serialized": analyticsSerialized
+  "0006_analytics_serialized": analyticsSerialized,
+  "0007_brand_analytics": brandAnalytics,
+  "0008_analytics_pending": analyticsPending
 }

@@ -64,14 +64,14 @@ const cutKey = (rollup: Rollup): Array<string> =>
 export const byTag = (rollup: Rollup) => rollup.cut !== "all" && rollup.cut !== "group"
 
 /** Whether the rollup counts per pair of tags. */
-const byPair = (rollup: Rollup) => rollup.cut === "tag_pair" || rollup.cut === "tag_pair_group"
+const byPair = (rollup: { readonly cut: string }) => rollup.cut === "tag_pair" || rollup.cut === "tag_pair_group"
 
 /**
  * The tags (or pairs of tags) a delta row `d` counts under: those of its prompt now, or, when `only_tag`
  * is set, only those of the tag being attached or detached (whose prompt_tags row may already be gone):
  * the tag itself, or its pairs with the prompt's other tags.
  */
-const tagsOf = (rollup: Rollup) =>
+export const tagsOf = (rollup: { readonly cut: string }) =>
   byPair(rollup)
     ? `CROSS JOIN LATERAL (
         SELECT a.tag_id, b.tag_id AS other_tag_id
@@ -229,3 +229,221 @@ export const mergeFunction = (rollups: ReadonlyArray<Rollup>, replace: boolean) 
       END IF;
     END
     $fn$`
+
+// ---------------------------------------------------------------------------
+// Brand analytics rollups (0007)
+// ---------------------------------------------------------------------------
+
+/**
+ * Which responses a brand analytics rollup row counts, besides its project and day: all of them (no
+ * filter), those of one group (platform, country and monitor filters), those whose prompt carries a
+ * tag or a pair of tags now (with or without the group), as the source rollups do; and those of one
+ * prompt, or one prompt and group, for the per-prompt analytics. The tag filter reads the tag cuts
+ * for one or two tags (by inclusion–exclusion), and the prompt cuts for more (the prompts carrying any
+ * of the tags: a prompt carries them or not).
+ */
+export type BrandCut = "all" | "group" | "tag" | "tag_group" | "tag_pair" | "tag_pair_group" | "prompt" | "prompt_group"
+/** One brand analytics rollup: what it counts (responses, or a brand's mentions), its cut and grain. */
+export interface BrandRollup {
+  readonly table: string
+  readonly counts: "responses" | "brand_id"
+  readonly cut: BrandCut
+  readonly grain: "daily" | "monthly"
+}
+
+const brandRollup = (counts: BrandRollup["counts"], cut: BrandCut, grain: BrandRollup["grain"]): BrandRollup => ({
+  table: `${counts === "responses" ? "response" : "brand"}_${cut === "all" ? "" : `${cut}_`}${grain}`,
+  counts,
+  cut,
+  grain
+})
+
+/**
+ * The rollups of 0007. Responses of the whole project, per group and per tag (and pair) are 0003's and
+ * 0005's (`response_daily`, `response_tag_group_daily`, ...); the prompt cuts have monthly twins, read
+ * for the whole months of a long window as the source rollups are. The other brand rollups need none:
+ * a day holds one row per brand (and group, tag), few enough to read 180 days of them.
+ */
+export const brandRollups: ReadonlyArray<BrandRollup> = [
+  brandRollup("responses", "prompt", "daily"),
+  brandRollup("responses", "prompt", "monthly"),
+  brandRollup("responses", "prompt_group", "daily"),
+  brandRollup("responses", "prompt_group", "monthly"),
+  brandRollup("brand_id", "all", "daily"),
+  brandRollup("brand_id", "group", "daily"),
+  brandRollup("brand_id", "tag", "daily"),
+  brandRollup("brand_id", "tag_group", "daily"),
+  brandRollup("brand_id", "tag_pair", "daily"),
+  brandRollup("brand_id", "tag_pair_group", "daily"),
+  brandRollup("brand_id", "prompt", "daily"),
+  brandRollup("brand_id", "prompt", "monthly"),
+  brandRollup("brand_id", "prompt_group", "daily"),
+  brandRollup("brand_id", "prompt_group", "monthly")
+]
+
+/**
+ * The columns of a brand rollup's cut, before and after its day in the key. The prompt rows lead with
+ * the prompt (read for a list of prompts, each a range of days); the prompt and group rows with the
+ * group and the day (read for some groups, their prompts all or a few).
+ */
+const brandCutKey = (rollup: BrandRollup): { readonly leading: Array<string>; readonly trailing: Array<string> } =>
+  ({
+    all: { leading: [], trailing: [] },
+    group: { leading: ["group_id"], trailing: [] },
+    tag: { leading: ["tag_id"], trailing: [] },
+    tag_group: { leading: ["tag_id", "group_id"], trailing: [] },
+    tag_pair: { leading: ["tag_id", "other_tag_id"], trailing: [] },
+    tag_pair_group: { leading: ["tag_id", "other_tag_id", "group_id"], trailing: [] },
+    prompt: { leading: ["prompt_id"], trailing: [] },
+    prompt_group: { leading: ["group_id"], trailing: ["prompt_id"] }
+  })[rollup.cut]
+
+/** Whether a brand rollup counts per tag (and so follows tags attached and detached, `only_tag`). */
+export const brandByTag = (rollup: BrandRollup) => rollup.cut.startsWith("tag")
+
+/** Its key columns (after project_id), the delta rows it is summed from, and its values. */
+const brandShapeOf = (rollup: BrandRollup) => {
+  const cut = brandCutKey(rollup)
+  const leading = cut.leading
+  const trailing = [...cut.trailing, ...(rollup.counts === "brand_id" ? ["brand_id"] : [])]
+  const key = [...leading, "day", ...trailing]
+  const values = rollup.counts === "brand_id" ? ["mentioned", "position_sum", "sentiment_sum"] : ["responses"]
+  const aggregates = rollup.counts === "brand_id" ? "count(*), sum(d.position), sum(d.sentiment_score)" : "count(*)"
+  const source = rollup.counts === "brand_id" ? "analytics_delta_mentions" : "analytics_delta_responses"
+  const expression = (column: string) =>
+    column === "tag_id" || column === "other_tag_id"
+      ? `tags.${column}`
+      : column === "day" && rollup.grain === "monthly"
+      ? "date_trunc('month', d.day)::date"
+      : `d.${column}`
+  const columns = ["project_id", ...key]
+  // A response of a monitor being deleted may have lost its group already: nothing of it is left to count per group.
+  const filter = key.includes("group_id") ? "WHERE d.group_id IS NOT NULL" : ""
+  // The tags (or pairs) a delta row counts under: those of its prompt now, or only `only_tag`'s (./tagsOf).
+  const tags = brandByTag(rollup) ? tagsOf(rollup) : ""
+  const select = `SELECT ${columns.map(expression).join(", ")}, ${aggregates}
+    FROM ${source} d ${tags} ${filter}
+    GROUP BY ${columns.map(expression).join(", ")}`
+  return { leading, columns, values, select }
+}
+
+/** Adds the delta rows to a brand rollup. */
+export const brandUpsert = (rollup: BrandRollup) => {
+  const { columns, select, values } = brandShapeOf(rollup)
+  return `INSERT INTO ${rollup.table} AS t (${[...columns, ...values].join(", ")})
+    ${select}
+    ON CONFLICT (${columns.join(", ")}) DO UPDATE SET ${values.map((value) => `${value} = t.${value} + excluded.${value}`).join(", ")};`
+}
+
+/** Subtracts the delta rows from a brand rollup: only updates, as `subtract`. */
+export const brandSubtract = (rollup: BrandRollup) => {
+  const { columns, select, values } = brandShapeOf(rollup)
+  return `UPDATE ${rollup.table} AS t SET ${values.map((value) => `${value} = t.${value} - x.${value}`).join(", ")}
+    FROM (${select}) AS x (${[...columns, ...values].join(", ")})
+    WHERE ${columns.map((column) => `t.${column} = x.${column}`).join(" AND ")};`
+}
+
+/**
+ * The statements creating a brand rollup table: its primary key is (project, cut, day, ...) and
+ * carries the counts, so a day range of some tags, prompts or groups is an index-only range scan per
+ * tag, prompt or group. Only the project is a foreign key (its deletion takes the rows along): what a
+ * deleted prompt or brand counted is subtracted by the triggers, and a deleted group's or tag's rows
+ * are deleted by triggers (`analytics_groups_deleted`, `analytics_tags_deleted`), which spares every
+ * insert the checks of those keys. The whole project's daily brand rows are also indexed by brand and
+ * day, for the lifetime dates.
+ */
+export const createBrandTable = (rollup: BrandRollup): Array<string> => {
+  const { columns, values } = brandShapeOf(rollup)
+  return [
+    `
+      CREATE TABLE ${rollup.table} (
+        project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+        ${columns.slice(1).map((column) => `${column} ${column === "day" ? "date" : "bigint"} NOT NULL,`).join("\n")}
+        ${values.map((value) => `${value} integer NOT NULL,`).join("\n")}
+        PRIMARY KEY (${columns.join(", ")}) INCLUDE (${values.join(", ")})
+      )`,
+    ...(rollup.cut === "all" && rollup.counts === "brand_id"
+      ? [`CREATE INDEX ${rollup.table}_brand_id_index ON ${rollup.table} (project_id, brand_id, day) INCLUDE (mentioned)`]
+      : [])
+  ]
+}
+
+/** The scratch table of one transaction's mentions being added or subtracted (see `deltaTables`). */
+export const mentionDeltaTable = `
+  CREATE TEMP TABLE IF NOT EXISTS analytics_delta_mentions (
+    project_id bigint, day date, group_id bigint, prompt_id bigint, brand_id bigint, position integer, sentiment_score integer
+  ) ON COMMIT DROP;
+  TRUNCATE analytics_delta_mentions;`
+
+/** The mention delta rows of the responses in `analytics_delta_responses` (filled by `deltasOfResponses`). */
+export const deltasOfMentions = `
+      INSERT INTO analytics_delta_mentions
+      SELECT d.project_id, d.day, d.group_id, d.prompt_id, m.brand_id, m.position, m.sentiment_score
+      FROM analytics_delta_responses d JOIN brand_mentions m ON m.response_id = d.response_id;`
+
+/**
+ * `analytics_merge_brands(sign, with_responses, only_tag)`: the mention delta rows added to (sign > 0)
+ * or subtracted from every brand rollup, and, with `with_responses`, the response delta rows to or from
+ * the per-prompt response rollups; only to or from those counting per tag when `only_tag` is set (a tag
+ * attached or detached), as `analytics_merge` does.
+ */
+export const brandMergeFunction = (rollups: ReadonlyArray<BrandRollup>) => {
+  const of = (counts: BrandRollup["counts"], byTag: boolean, statement: (rollup: BrandRollup) => string) =>
+    rollups.filter((rollup) => rollup.counts === counts && brandByTag(rollup) === byTag).map(statement).join("\n")
+  // Each group of statements only when it has delta rows: responses are stored before their mentions.
+  // (Nested: a statement naming analytics_delta_responses is planned only where that table exists.)
+  const merge = (statement: (rollup: BrandRollup) => string) => `
+        IF only_tag IS NULL AND with_responses THEN
+          IF EXISTS (SELECT 1 FROM analytics_delta_responses) THEN
+            ${of("responses", false, statement)}
+          END IF;
+        END IF;
+        IF EXISTS (SELECT 1 FROM analytics_delta_mentions) THEN
+          IF only_tag IS NULL THEN
+            ${of("brand_id", false, statement)}
+          END IF;
+          ${of("brand_id", true, statement)}
+        END IF;`
+  return `
+    CREATE OR REPLACE FUNCTION analytics_merge_brands(sign integer, with_responses boolean, only_tag bigint)
+    RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF sign > 0 THEN
+        ${merge(brandUpsert)}
+      ELSE
+        ${merge(brandSubtract)}
+      END IF;
+    END
+    $fn$`
+}
+
+// ---------------------------------------------------------------------------
+// Pending responses (0008)
+// ---------------------------------------------------------------------------
+
+/**
+ * Whether the response `r` (an alias) is still pending: stored, but not merged into the rollups yet
+ * (migration 0008). A read counts a pending response from its raw rows; the rollups count the others.
+ */
+export const isPending = (response: string) =>
+  `EXISTS (SELECT 1 FROM analytics_pending q WHERE q.response_id = ${response}.id)`
+
+/**
+ * The scratch tables of `deltaTables` and `mentionDeltaTable`, kept for the session (emptied at each
+ * commit) rather than made and dropped by every transaction: the statements that read them are then
+ * planned once per session, not once per merge (a fixed ~0.4 s a merge on PostgreSQL otherwise).
+ */
+export const keptDeltaTables = `
+  CREATE TEMP TABLE IF NOT EXISTS analytics_delta_responses (
+    project_id bigint, day date, group_id bigint, prompt_id bigint, response_id bigint
+  ) ON COMMIT DELETE ROWS;
+  CREATE TEMP TABLE IF NOT EXISTS analytics_delta_citations (
+    project_id bigint, day date, group_id bigint, prompt_id bigint, source_id bigint, source_url_id bigint,
+    used integer, cited integer
+  ) ON COMMIT DELETE ROWS;
+  CREATE TEMP TABLE IF NOT EXISTS analytics_delta_mentions (
+    project_id bigint, day date, group_id bigint, prompt_id bigint, brand_id bigint, position integer, sentiment_score integer
+  ) ON COMMIT DELETE ROWS;
+  DELETE FROM analytics_delta_responses;
+  DELETE FROM analytics_delta_citations;
+  DELETE FROM analytics_delta_mentions;`

@@ -1,6 +1,9 @@
 import { Effect, Layer } from "effect"
+import * as Merger from "./Analytics/Merger.ts"
 import { Settings } from "./Config.ts"
 import { LoggingLive, runProcess } from "./Logging.ts"
+import { Metrics } from "./Observability/Metrics.ts"
+import * as Tracing from "./Observability/Tracing.ts"
 import { CollectorLive, DatabaseLive, HttpServerLive } from "./Server.ts"
 
 /**
@@ -21,6 +24,10 @@ const ShutdownDeadline = Layer.scopedDiscard(Effect.gen(function*() {
 ShutdownDeadline.pipe(
   Layer.provideMerge(HttpServerLive),
   Layer.provideMerge(CollectorLive),
+  // Folds the answers stored since the last pass into the analytics rollups (src/Analytics/Merger.ts).
+  Layer.provideMerge(Merger.background),
+  Layer.provide(Metrics.layer),
+  Layer.provide(Tracing.layer),
   Layer.provide(DatabaseLive),
   Layer.provide(LoggingLive),
   Layer.provide(Settings.layer),

@@ -1,9 +1,11 @@
 import { Layer } from "effect"
+import * as Merger from "./Analytics/Merger.ts"
 import * as Collector from "./Collector/Collector.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
 import * as Migrations from "./Database/Migrations.ts"
 import { LoggingLive, runProcess } from "./Logging.ts"
+import * as Tracing from "./Observability/Tracing.ts"
 import * as Repositories from "./Repositories.ts"
 
 /**
@@ -11,7 +13,8 @@ import * as Repositories from "./Repositories.ts"
  * `WORKER=off npm start` to ask more platforms at once. On the embedded database it shares the running
  * server's database, as the CLI does.
  */
-Collector.layerLive.pipe(
+Layer.merge(Collector.layerLive, Merger.background).pipe(
+  Layer.provide(Tracing.layer),
   Layer.provide(Repositories.layerSql),
   Layer.provide(Migrations.layer),
   Layer.provideMerge(Database.layer({ shareRunning: true })),

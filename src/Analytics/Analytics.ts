@@ -1,13 +1,18 @@
 import type { SqlError } from "@effect/sql"
 import { Context, type Effect } from "effect"
 import type { Page, Window } from "../Domain/Page.ts"
+import type { Classification } from "../Domain/Brand.ts"
 import type { Platform } from "../Domain/Platform.ts"
+import type { ConfidenceInterval } from "./Statistics.ts"
 
 /**
- * Source analytics (docs/api.md): the share of analyzed responses citing each source or exact URL,
- * over a window W and the equal-length period P right before it, and the per-bucket usage of the top
- * URLs. Two implementations: set-based SQL (AnalyticsSql.ts) and a reference over the in-memory
- * tables (AnalyticsMemory.ts), held to each other by test/unit/analytics/differential.test.ts.
+ * Analytics (docs/api.md). Source analytics: the share of analyzed responses citing each source or
+ * exact URL, over a window W and the equal-length period P right before it, and the per-bucket usage
+ * of the top URLs. Brand analytics: visibility, share of voice, position and sentiment of the
+ * project's brands, with their counts, intervals and changes, per brand, per bucket and per prompt.
+ * Two implementations: set-based SQL (AnalyticsSql.ts, BrandAnalyticsSql.ts) and a reference over
+ * the in-memory tables (AnalyticsMemory.ts, BrandAnalyticsMemory.ts), held to each other by
+ * test/unit/analytics/differential.test.ts.
  *
  * This module holds the contract and the few pure definitions both implementations share: calendar
  * dates, the periods, the buckets of a time series and the rounding of docs/api.md.
@@ -133,6 +138,182 @@ export interface SourceUrlUsage {
 }
 
 // ---------------------------------------------------------------------------
+// Brand analytics: parameters
+// ---------------------------------------------------------------------------
+
+/** The numeric fields of a brand row, in the order a row shows them: what a brand list sorts by. */
+export const brandMeasureKeys = [
+  "responses_count",
+  "mentioned_count",
+  "visibility",
+  "visibility_change",
+  "total_mentions",
+  "share_of_voice",
+  "share_of_voice_change",
+  "average_position",
+  "average_position_change",
+  "average_sentiment",
+  "average_sentiment_change"
+] as const
+export type BrandMeasureKey = (typeof brandMeasureKeys)[number]
+
+export const brandSortKeys = [...brandMeasureKeys, "name"] as const
+export type BrandSortBy = (typeof brandSortKeys)[number]
+export const DEFAULT_BRAND_SORT_BY: BrandSortBy = "visibility"
+
+export const brandMetrics = ["visibility", "share_of_voice", "average_position", "average_sentiment"] as const
+export type BrandMetric = (typeof brandMetrics)[number]
+export const DEFAULT_BRAND_METRIC: BrandMetric = "visibility"
+
+export const promptSortKeys = ["own_visibility", "responses_count", "brands_mentioned", "text"] as const
+export type PromptSortBy = (typeof promptSortKeys)[number]
+export const DEFAULT_PROMPT_SORT_BY: PromptSortBy = "own_visibility"
+/** Where the own brand is missing first. */
+export const DEFAULT_PROMPT_SORT_ORDER: SortOrder = "asc"
+
+/**
+ * Which brands get a row or a series: `brands` (ids of the project's brands) and `segments` (brands
+ * in any of these segments of the project). They never change a denominator. Given lists are never
+ * empty; `undefined` means every counted brand.
+ */
+export interface BrandSelection {
+  readonly brands?: ReadonlyArray<number> | undefined
+  readonly segments?: ReadonlyArray<number> | undefined
+}
+
+export interface BrandListQuery extends ListQuery<BrandSortBy> {
+  readonly selection: BrandSelection
+}
+
+export interface BrandSeriesQuery extends SeriesQuery {
+  readonly metric: BrandMetric
+  readonly selection: BrandSelection
+}
+
+export type PromptListQuery = ListQuery<PromptSortBy>
+
+// ---------------------------------------------------------------------------
+// Brand analytics: results
+// ---------------------------------------------------------------------------
+
+export interface BrandRef {
+  readonly id: number
+  readonly name: string
+  readonly classification: Classification
+  /** Whether it is the project's own brand (`brand_id`). */
+  readonly is_own: boolean
+}
+
+/** What a brand's measures over one set of responses R are made of. */
+export interface BrandCounts {
+  /** |R| */
+  readonly responses: number
+  /** Mentions in R of all counted brands. */
+  readonly totalMentions: number
+  /** Responses in R mentioning the brand: its mentions in R, a response mentioning a brand once at most. */
+  readonly mentioned: number
+  /** The sums of its mentions' `position` and `sentiment_score` in R. */
+  readonly positionSum: number
+  readonly sentimentSum: number
+}
+
+export const noBrandCounts: BrandCounts = { responses: 0, totalMentions: 0, mentioned: 0, positionSum: 0, sentimentSum: 0 }
+
+/** A brand row before its formulas: the counts over W and P, and the lifetime dates (null when never mentioned). */
+export interface BrandRowCounts {
+  readonly brand: BrandRef
+  readonly w: BrandCounts
+  readonly p: BrandCounts
+  readonly firstSeenOn: string | null
+  readonly lastSeenOn: string | null
+}
+
+export interface BrandRow {
+  readonly brand: BrandRef
+  readonly responses_count: number
+  readonly mentioned_count: number
+  readonly visibility: number | null
+  readonly visibility_ci: ConfidenceInterval | null
+  readonly visibility_change: number | null
+  readonly visibility_change_significant: boolean
+  readonly total_mentions: number
+  readonly share_of_voice: number | null
+  readonly share_of_voice_ci: ConfidenceInterval | null
+  readonly share_of_voice_change: number | null
+  readonly share_of_voice_change_significant: boolean
+  readonly average_position: number | null
+  readonly average_position_change: number | null
+  readonly average_sentiment: number | null
+  readonly average_sentiment_change: number | null
+  readonly first_seen_on: string | null
+  readonly last_seen_on: string | null
+}
+
+export interface BrandSeriesPoint {
+  /** The start of the bucket (UTC). */
+  readonly timestamp: Date
+  readonly value: number | null
+  /** The numerator of a proportion, or the sample size of a mean. */
+  readonly count: number
+  /** The denominator of a proportion; null for a mean. */
+  readonly total: number | null
+}
+
+export interface BrandSeries {
+  readonly brand: BrandRef
+  readonly data: ReadonlyArray<BrandSeriesPoint>
+}
+
+export interface BrandTimeSeries {
+  readonly interval: Interval
+  readonly metric: BrandMetric
+  readonly series: ReadonlyArray<BrandSeries>
+}
+
+export interface PromptRef {
+  readonly id: number
+  readonly text: string
+  readonly monitor_id: number
+}
+
+/** A prompt row before its formulas: the counts over R(W) of the prompt's responses. */
+export interface PromptRowCounts {
+  readonly prompt: PromptRef
+  readonly responses: number
+  /** The own brand's mentions and their positions' sum; null when the project has no counted own brand. */
+  readonly own: { readonly mentioned: number; readonly positionSum: number } | null
+  /** The counted brand other than the own one mentioned by most responses (at least one). */
+  readonly top: { readonly brand: BrandRef; readonly mentioned: number } | null
+  /** Counted brands mentioned at least once. */
+  readonly brandsMentioned: number
+}
+
+export interface PromptRow {
+  readonly prompt: PromptRef
+  readonly responses_count: number
+  readonly own: {
+    readonly mentioned_count: number
+    readonly visibility: number | null
+    readonly visibility_ci: ConfidenceInterval | null
+    readonly average_position: number | null
+  } | null
+  readonly top_competitor: {
+    readonly brand: BrandRef
+    readonly mentioned_count: number
+    readonly visibility: number | null
+  } | null
+  readonly brands_mentioned: number
+}
+
+/** The ids a query names, by filter: which of them belong to the project is the 422 check. */
+export interface References {
+  readonly monitors: ReadonlyArray<number>
+  readonly tags: ReadonlyArray<number>
+  readonly brands: ReadonlyArray<number>
+  readonly segments: ReadonlyArray<number>
+}
+
+// ---------------------------------------------------------------------------
 // The service
 // ---------------------------------------------------------------------------
 
@@ -143,11 +324,14 @@ export class Analytics extends Context.Tag("Analytics")<Analytics, {
   readonly sourceUrls: (projectId: number, query: ListQuery<UrlSortBy>) => Effect.Effect<Page<SourceUrlRow>, SqlError.SqlError>
   /** `GET /analytics/source-url-usage-time-series`: dense buckets for the top URLs of R(W). */
   readonly sourceUrlUsage: (projectId: number, query: SeriesQuery) => Effect.Effect<SourceUrlUsage, SqlError.SqlError>
-  /** Which of the given monitor and tag ids belong to the project (the filters' 422 check). */
-  readonly knownReferences: (
-    projectId: number,
-    references: { readonly monitors: ReadonlyArray<number>; readonly tags: ReadonlyArray<number> }
-  ) => Effect.Effect<{ readonly monitors: ReadonlyArray<number>; readonly tags: ReadonlyArray<number> }, SqlError.SqlError>
+  /** `GET /analytics/brands`: one page of the counted brands' rows (all of them, zero counts included), sorted. */
+  readonly brands: (projectId: number, query: BrandListQuery) => Effect.Effect<Page<BrandRow>, SqlError.SqlError>
+  /** `GET /analytics/brands/time-series`: dense buckets of one metric for the top brands of W. */
+  readonly brandSeries: (projectId: number, query: BrandSeriesQuery) => Effect.Effect<BrandTimeSeries, SqlError.SqlError>
+  /** `GET /analytics/prompts`: one page of the prompts answered in R(W), sorted. */
+  readonly prompts: (projectId: number, query: PromptListQuery) => Effect.Effect<Page<PromptRow>, SqlError.SqlError>
+  /** Which of the given monitor, tag, brand and segment ids belong to the project (the filters' 422 check). */
+  readonly knownReferences: (projectId: number, references: References) => Effect.Effect<References, SqlError.SqlError>
 }>() {}
 
 // ---------------------------------------------------------------------------

@@ -1,8 +1,13 @@
 import { Effect, Layer } from "effect"
 import type { Page } from "../Domain/Page.ts"
-import { type CitationRow, MemoryStore, type MemoryTables, type ResponseRow } from "../Memory/Store.ts"
+import { type BrandMentionRow, type BrandRow as BrandTableRow, type CitationRow, MemoryStore, type MemoryTables, type ResponseRow } from "../Memory/Store.ts"
 import {
   Analytics,
+  type BrandCounts,
+  type BrandListQuery,
+  type BrandRef,
+  type BrandSelection,
+  type BrandSeriesQuery,
   bucketsOf,
   bucketStart,
   compareText,
@@ -12,9 +17,11 @@ import {
   type ListQuery,
   type Measures,
   periodsOf,
+  type PromptListQuery,
   type SeriesQuery,
   type SourceUrlSeries
 } from "./Analytics.ts"
+import { brandRowOf, compareBrandRows, comparePromptRows, compareSeriesBrands, pointOf, promptRowOf } from "./BrandMeasures.ts"
 
 /**
  * The reference implementation of docs/api.md, over the in-memory tables: plain loops written
@@ -146,6 +153,149 @@ const rowsOf = <SortBy extends string, Row>(
   }
 }
 
+// ---------------------------------------------------------------------------
+// Brand analytics
+// ---------------------------------------------------------------------------
+
+/** The counted brands of the project: not classified `ignored` (now). */
+const countedBrandsOf = (db: MemoryTables, projectId: number): Array<BrandTableRow> =>
+  [...db.brands.values()].filter((brand) => brand.project_id === projectId && brand.classification !== "ignored")
+
+const brandRef = (db: MemoryTables, projectId: number, brand: BrandTableRow): BrandRef => ({
+  id: brand.id,
+  name: brand.name,
+  classification: brand.classification,
+  is_own: db.projects.get(projectId)?.brand_id === brand.id
+})
+
+/** Whether a brand gets a row or a series: in `brands` when given, and in one of `segments` when given. */
+const isSelected = (db: MemoryTables, selection: BrandSelection, brandId: number): boolean =>
+  (selection.brands === undefined || selection.brands.includes(brandId)) &&
+  (selection.segments === undefined || selection.segments.some((segment) => db.brandSegments.has(`${brandId}:${segment}`)))
+
+/** The mentions of each response, read once per request. */
+const mentionIndex = (db: MemoryTables) => {
+  const byResponse = new Map<number, Array<BrandMentionRow>>()
+  for (const mention of db.brandMentions.values()) {
+    byResponse.set(mention.response_id, [...(byResponse.get(mention.response_id) ?? []), mention])
+  }
+  return (response: ResponseRow): ReadonlyArray<BrandMentionRow> => byResponse.get(response.id) ?? []
+}
+
+type MentionsOf = ReturnType<typeof mentionIndex>
+
+/** A brand's counts over a set of responses R, the counted brands' mentions in R included. */
+const brandCountsIn = (
+  mentionsOf: MentionsOf,
+  counted: ReadonlySet<number>,
+  responses: ReadonlyArray<ResponseRow>,
+  brandId: number
+): BrandCounts => {
+  let totalMentions = 0
+  let mentioned = 0
+  let positionSum = 0
+  let sentimentSum = 0
+  for (const response of responses) {
+    for (const mention of mentionsOf(response)) {
+      if (counted.has(mention.brand_id)) totalMentions += 1
+      if (mention.brand_id !== brandId) continue
+      mentioned += 1
+      positionSum += mention.position
+      sentimentSum += mention.sentiment_score
+    }
+  }
+  return { responses: responses.length, totalMentions, mentioned, positionSum, sentimentSum }
+}
+
+/** The earliest and latest UTC date of the brand's mentions on analyzed responses of the project; null when none. */
+const brandLifetimeOf = (db: MemoryTables, mentionsOf: MentionsOf, projectId: number, brandId: number) => {
+  let first = Infinity
+  let last = -Infinity
+  for (const response of db.responses.values()) {
+    if (response.project_id !== projectId || response.status !== "analyzed") continue
+    if (!mentionsOf(response).some((mention) => mention.brand_id === brandId)) continue
+    first = Math.min(first, response.collected_at.getTime())
+    last = Math.max(last, response.collected_at.getTime())
+  }
+  return first === Infinity ? { firstSeenOn: null, lastSeenOn: null } : { firstSeenOn: formatDate(first), lastSeenOn: formatDate(last) }
+}
+
+const brandsOf = (db: MemoryTables, projectId: number, query: BrandListQuery) => {
+  const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
+  const mentionsOf = mentionIndex(db)
+  const brands = countedBrandsOf(db, projectId)
+  const counted = new Set(brands.map((brand) => brand.id))
+  const inWindow = responsesIn(db, projectId, query.filters, windowStart, windowEnd)
+  const inPrevious = responsesIn(db, projectId, query.filters, previousStart, windowStart)
+  const rows = brands
+    .filter((brand) => isSelected(db, query.selection, brand.id))
+    .map((brand) =>
+      brandRowOf({
+        brand: brandRef(db, projectId, brand),
+        w: brandCountsIn(mentionsOf, counted, inWindow, brand.id),
+        p: brandCountsIn(mentionsOf, counted, inPrevious, brand.id),
+        ...brandLifetimeOf(db, mentionsOf, projectId, brand.id)
+      })
+    )
+    .sort(compareBrandRows(query.sortBy, query.sortOrder))
+  return { rows: rows.slice(query.window.offset, query.window.offset + query.window.limit), total: rows.length }
+}
+
+const brandSeriesOf = (db: MemoryTables, projectId: number, query: BrandSeriesQuery) => {
+  const { windowEnd, windowStart } = periodsOf(query.range)
+  const mentionsOf = mentionIndex(db)
+  const brands = countedBrandsOf(db, projectId)
+  const counted = new Set(brands.map((brand) => brand.id))
+  const responses = responsesIn(db, projectId, query.filters, windowStart, windowEnd)
+  const starts = bucketsOf(query.interval, query.range)
+  const ranked = brands
+    .filter((brand) => isSelected(db, query.selection, brand.id))
+    .map((brand) => ({ brand: brandRef(db, projectId, brand), mentioned: brandCountsIn(mentionsOf, counted, responses, brand.id).mentioned }))
+    .sort(compareSeriesBrands)
+    .slice(0, query.topN)
+  return {
+    interval: query.interval,
+    metric: query.metric,
+    series: ranked.map(({ brand }) => ({
+      brand,
+      data: starts.map((start) => {
+        const inBucket = responses.filter((response) => bucketStart(query.interval, response.collected_at.getTime()) === start)
+        return pointOf(query.metric, new Date(start), brandCountsIn(mentionsOf, counted, inBucket, brand.id))
+      })
+    }))
+  }
+}
+
+const promptsOf = (db: MemoryTables, projectId: number, query: PromptListQuery) => {
+  const { windowEnd, windowStart } = periodsOf(query.range)
+  const mentionsOf = mentionIndex(db)
+  const brands = countedBrandsOf(db, projectId)
+  const counted = new Set(brands.map((brand) => brand.id))
+  const ownId = db.projects.get(projectId)?.brand_id ?? null
+  const own = ownId !== null && counted.has(ownId) ? ownId : null
+  const responses = responsesIn(db, projectId, query.filters, windowStart, windowEnd)
+  const byPrompt = new Map<number, Array<ResponseRow>>()
+  for (const response of responses) byPrompt.set(response.prompt_id, [...(byPrompt.get(response.prompt_id) ?? []), response])
+
+  const rows = [...byPrompt].map(([promptId, answers]) => {
+    const prompt = db.prompts.get(promptId)!
+    const perBrand = brands.map((brand) => ({ brand, counts: brandCountsIn(mentionsOf, counted, answers, brand.id) }))
+    const ownCounts = perBrand.find((entry) => entry.brand.id === own)?.counts
+    const top = perBrand
+      .filter((entry) => entry.brand.id !== own && entry.counts.mentioned > 0)
+      .map((entry) => ({ brand: brandRef(db, projectId, entry.brand), mentioned: entry.counts.mentioned }))
+      .sort(compareSeriesBrands)[0]
+    return promptRowOf({
+      prompt: { id: prompt.id, text: prompt.text, monitor_id: prompt.monitor_id },
+      responses: answers.length,
+      own: ownCounts === undefined ? null : { mentioned: ownCounts.mentioned, positionSum: ownCounts.positionSum },
+      top: top ?? null,
+      brandsMentioned: perBrand.filter((entry) => entry.counts.mentioned > 0).length
+    })
+  }).sort(comparePromptRows(query.sortBy, query.sortOrder))
+  return { rows: rows.slice(query.window.offset, query.window.offset + query.window.limit), total: rows.length }
+}
+
 export const layerMemory = Layer.effect(
   Analytics,
   Effect.map(MemoryStore, (db) =>
@@ -193,10 +343,15 @@ export const layerMemory = Layer.effect(
           }))
           return { interval: query.interval, series }
         }),
+      brands: (projectId, query) => Effect.sync(() => brandsOf(db, projectId, query)),
+      brandSeries: (projectId, query) => Effect.sync(() => brandSeriesOf(db, projectId, query)),
+      prompts: (projectId, query) => Effect.sync(() => promptsOf(db, projectId, query)),
       knownReferences: (projectId, references) =>
         Effect.sync(() => ({
           monitors: references.monitors.filter((id) => db.monitors.get(id)?.project_id === projectId),
-          tags: references.tags.filter((id) => db.tags.get(id)?.project_id === projectId)
+          tags: references.tags.filter((id) => db.tags.get(id)?.project_id === projectId),
+          brands: references.brands.filter((id) => db.brands.get(id)?.project_id === projectId),
+          segments: references.segments.filter((id) => db.segments.get(id)?.project_id === projectId)
         }))
     })
   )

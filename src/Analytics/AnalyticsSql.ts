@@ -12,9 +12,11 @@ import {
   type MeasureKey,
   type Measures,
   periodsOf,
+  type References,
   type SeriesQuery
 } from "./Analytics.ts"
-import type { Cut as RollupCut } from "../../migrations/rollups.ts"
+import { type Cut as RollupCut, isPending } from "../../migrations/rollups.ts"
+import { makeBrandAnalyticsSql } from "./BrandAnalyticsSql.ts"
 import { type Read, readsOf } from "./Reads.ts"
 
 /**
@@ -26,6 +28,10 @@ import { type Read, readsOf } from "./Reads.ts"
  * monitors), per tag, or per tag and group. Several tags subtract the rollups of their pairs, and add
  * back raw rows only for prompts carrying three or more of them.
  * Lifetime dates (no filter, no window) come from the whole-project daily rollup.
+ *
+ * Answers not merged into the rollups yet (pending, migration 0008) are added from their raw rows, in
+ * the same statement: one snapshot sees every answer either in the rollups or pending, never both, so
+ * every answer is exact whether or not the merger has run (`rawOf`).
  *
  * Everything is exact integer arithmetic: counts, then `hundredfold` (round(100 × part / whole), half
  * up on these non-negative integers) in SQL, the sort on those rounded integers with ties by name in
@@ -213,26 +219,53 @@ export const layerSql = Layer.effect(
           WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(cut.tags)}
           GROUP BY pt.prompt_id HAVING count(*) > 2`
 
-    /** The responses of [from, to) of those prompts passing the other filters, with their weight `w`. */
+    /**
+     * The responses of [from, to) of those prompts passing the other filters, with their weight `w`:
+     * those counted in the rollups only (a pending one is counted once, by `pendingOf`).
+     */
     const higherOrderOf = (projectId: number, filters: Filters, prompts: ReadonlyArray<HigherOrderPrompt>, from: number, to: number) =>
-      prompts.length === 0 ? undefined : sql`
+      sql`
         SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, o.w
         FROM responses r
         JOIN (VALUES ${sql.join(", ", false)(prompts.map((prompt) => sql`(${prompt.prompt_id}::bigint, ${prompt.w}::integer)`))})
           AS o (prompt_id, w) ON o.prompt_id = r.prompt_id
-        WHERE r.prompt_id IN ${sql.in(prompts.map((prompt) => prompt.prompt_id))} AND ${inRange(projectId, filters, from, to)}`
+        WHERE r.prompt_id IN ${sql.in(prompts.map((prompt) => prompt.prompt_id))} AND ${inRange(projectId, filters, from, to)}
+          AND NOT ${sql.literal(isPending("r"))}`
+
+    /**
+     * The project's pending responses of [from, to) (stored, not merged into the rollups yet) passing
+     * every filter, the tags included (the prompt carries any of them now), each counted once (`w` 1).
+     */
+    const pendingOf = (projectId: number, filters: Filters, from: number, to: number) =>
+      sql`
+        SELECT r.id, (r.collected_at AT TIME ZONE 'UTC')::date AS day, 1 AS w
+        FROM analytics_pending q JOIN responses r ON r.id = q.response_id
+        WHERE q.project_id = ${projectId} AND ${inRange(projectId, filters, from, to)}${
+        filters.tags === undefined
+          ? sql``
+          : sql` AND r.prompt_id IN (SELECT pt.prompt_id FROM prompt_tags pt WHERE pt.tag_id IN ${sql.in(filters.tags)})`
+      }`
+
+    /**
+     * The responses of [from, to) counted from their raw rows, with their weight `w`: the pending ones,
+     * and the higher orders of several tags (`higherOrderOf`) when there are some.
+     */
+    const rawOf = (projectId: number, filters: Filters, prompts: ReadonlyArray<HigherOrderPrompt>, from: number, to: number) =>
+      prompts.length === 0
+        ? pendingOf(projectId, filters, from, to)
+        : sql`${higherOrderOf(projectId, filters, prompts, from, to)} UNION ALL ${pendingOf(projectId, filters, from, to)}`
 
     /**
      * The response totals of [from, to) as (day, responses) rows: the cut's rollups, and the raw rows of
-     * higher orders when there are some. Integers like the rollups' columns, so that sums stay bigint (a
-     * numeric sum would make the rounding divide exactly).
+     * `rawOf`. Integers like the rollups' columns, so that sums stay bigint (a numeric sum would make the
+     * rounding divide exactly).
      */
-    const responseRows = (projectId: number, cut: Cut, from: number, to: number, higherOrder: Fragment | undefined) => [
+    const responseRows = (projectId: number, cut: Cut, from: number, to: number, raw: Fragment) => [
       ...rollupsOf(projectId, cut).map((rollup) =>
         sql`SELECT t.day, ${times("responses", rollup.sign)} AS responses FROM ${tableOf("response", rollup.infix, "daily")} t
           WHERE ${whereOf(projectId, rollup, from, to)}`
       ),
-      ...(higherOrder === undefined ? [] : [sql`SELECT o.day, o.w::integer AS responses FROM (${higherOrder}) o`])
+      sql`SELECT o.day, o.w::integer AS responses FROM (${raw}) o`
     ]
 
     /**
@@ -251,8 +284,8 @@ export const layerSql = Layer.effect(
         })
       )
 
-    /** The higher orders' rows for sources or URLs, in the shape of `rowsOf`. */
-    const higherOrderRows = (higherOrder: Fragment, dimension: Dimension, windowStart: number) => {
+    /** The raw rows of `rawOf` for sources or URLs, in the shape of `rowsOf`. */
+    const rawRows = (raw: Fragment, dimension: Dimension, windowStart: number) => {
       const inW = sql`o.day >= ${dateOf(windowStart)}`
       return sql`
         SELECT ${dimension.key} AS id, o.day,
@@ -260,7 +293,7 @@ export const layerSql = Layer.effect(
           (CASE WHEN ${inW} THEN o.w * count(*) ELSE 0 END)::integer AS cited_w,
           (CASE WHEN ${inW} THEN 0 ELSE o.w END)::integer AS used_p,
           (CASE WHEN ${inW} THEN 0 ELSE o.w * count(*) END)::integer AS cited_p
-        FROM (${higherOrder}) o JOIN citations c ON c.response_id = o.id
+        FROM (${raw}) o JOIN citations c ON c.response_id = o.id
         GROUP BY ${dimension.key}, o.id, o.day, o.w`
     }
 
@@ -281,17 +314,17 @@ export const layerSql = Layer.effect(
       prompts: ReadonlyArray<HigherOrderPrompt>
     ) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
-      const higherOrder = higherOrderOf(projectId, query.filters, prompts, previousStart, windowEnd)
+      const raw = rawOf(projectId, query.filters, prompts, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
       const branches = [
         ...rowsOf(dimension, projectId, cut, (monthCostDays) => readsOf(previousStart, windowStart, windowEnd, today, monthCostDays)),
-        ...(higherOrder === undefined ? [] : [higherOrderRows(higherOrder, dimension, windowStart)])
+        rawRows(raw, dimension, windowStart)
       ]
       return sql`
         totals AS (
           SELECT coalesce(sum(t.responses) FILTER (WHERE ${inW}), 0) AS total_w,
             coalesce(sum(t.responses) FILTER (WHERE NOT ${inW}), 0) AS total_p
-          FROM (${unionAll(responseRows(projectId, cut, previousStart, windowEnd, higherOrder))}) t
+          FROM (${unionAll(responseRows(projectId, cut, previousStart, windowEnd, raw))}) t
         ),
         counts AS (
           SELECT t.id, sum(t.used_w) AS used_w, sum(t.cited_w) AS cited_w, sum(t.used_p) AS used_p, sum(t.cited_p) AS cited_p
@@ -317,12 +350,22 @@ export const layerSql = Layer.effect(
       last_seen_on: "l.last_seen_on"
     }
 
-    /** The lifetime dates of some rows (`ids`: a subquery): no filter, no window, so the daily rollup. */
+    /**
+     * The lifetime dates of some rows (`ids`: a subquery): no filter, no window, so the daily rollup and
+     * the days of the pending responses citing them.
+     */
     const lifetimeOf = (projectId: number, dimension: Dimension, ids: string) =>
-      sql`SELECT d.${dimension.rollupKey} AS id, min(d.day) AS first_seen_on, max(d.day) AS last_seen_on
-        FROM ${sql.literal(`${dimension.rollup}_daily`)} d
-        WHERE d.project_id = ${projectId} AND d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
-        GROUP BY d.${dimension.rollupKey}`
+      sql`SELECT x.id, min(x.day) AS first_seen_on, max(x.day) AS last_seen_on FROM (
+          SELECT d.${dimension.rollupKey} AS id, d.day
+          FROM ${sql.literal(`${dimension.rollup}_daily`)} d
+          WHERE d.project_id = ${projectId} AND d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
+          UNION ALL
+          SELECT ${dimension.key}, (r.collected_at AT TIME ZONE 'UTC')::date
+          FROM analytics_pending q JOIN responses r ON r.id = q.response_id AND r.status = 'analyzed'
+          JOIN citations c ON c.response_id = r.id
+          WHERE q.project_id = ${projectId} AND ${dimension.key} IN (${sql.literal(ids)})
+        ) x
+        GROUP BY x.id`
 
     /**
      * One page of the rows cited in W, sorted (ties: name ascending by code point, then id), and the
@@ -393,13 +436,13 @@ export const layerSql = Layer.effect(
     /** The series' counts from a rollup: totals per bucket, the top URLs, and their uses per bucket. */
     const rollupSeries = (projectId: number, query: SeriesQuery, cut: Cut, today: number, prompts: ReadonlyArray<HigherOrderPrompt>) => {
       const { windowEnd, windowStart } = periodsOf(query.range)
-      const higherOrder = higherOrderOf(projectId, query.filters, prompts, windowStart, windowEnd)
+      const raw = rawOf(projectId, query.filters, prompts, windowStart, windowEnd)
       const bucket = sql`to_char(date_trunc(${query.interval}, t.day::timestamp), 'YYYY-MM-DD')`
-      const higherOrders = higherOrder === undefined ? [] : [higherOrderRows(higherOrder, dimensions.url, windowStart)]
+      const rawUrlRows = rawRows(raw, dimensions.url, windowStart)
       // The ranking needs W's citations per URL only (no P); the uses per bucket need W's days.
       const ranking = [
         ...rowsOf(dimensions.url, projectId, cut, (monthCostDays) => readsOf(windowStart, windowStart, windowEnd, today, monthCostDays)),
-        ...higherOrders
+        rawUrlRows
       ]
       // The top URLs' days, read URL by URL through the daily URL rollups' index on (URL, day), which
       // carries the cut's columns and `used` but not the project: a URL's rows are its project's anyway.
@@ -409,7 +452,7 @@ export const layerSql = Layer.effect(
             FROM top JOIN ${tableOf("url", rollup.infix, "daily")} t ON t.source_url_id = top.id
             WHERE ${sql.and(ofDays(rollup, windowStart, windowEnd))}`
         ),
-        ...higherOrders.map((rows) => sql`SELECT h.id, h.day, h.used_w FROM (${rows}) h WHERE h.id IN (SELECT id FROM top)`)
+        sql`SELECT h.id, h.day, h.used_w FROM (${rawUrlRows}) h WHERE h.id IN (SELECT id FROM top)`
       ]
       return sql<SeriesRow>`
         WITH cited AS (
@@ -429,7 +472,7 @@ export const layerSql = Layer.effect(
         )
         SELECT 'total' AS kind, NULL::bigint AS id, NULL::bigint AS source_id, NULL::text AS url, ${bucket} AS bucket,
           sum(t.responses) AS n
-        FROM (${unionAll(responseRows(projectId, cut, windowStart, windowEnd, higherOrder))}) t GROUP BY 5
+        FROM (${unionAll(responseRows(projectId, cut, windowStart, windowEnd, raw))}) t GROUP BY 5
         UNION ALL
         SELECT 'top', top.id, top.source_id, top.url, NULL, top.rank FROM top
         UNION ALL
@@ -473,7 +516,26 @@ export const layerSql = Layer.effect(
         }
       })
 
+    const brandAnalytics = yield* makeBrandAnalyticsSql
+
+    /** The ids among the given ones that name rows of the project, by table, in one statement. */
+    const knownReferences = (projectId: number, references: References) => {
+      const tables = (["monitors", "tags", "brands", "segments"] as const).filter((table) => references[table].length > 0)
+      const none: References = { monitors: [], tags: [], brands: [], segments: [] }
+      if (tables.length === 0) return Effect.succeed(none)
+      return sql<{ kind: keyof References; id: number }>`${
+        sql.join(" UNION ALL ", false)(tables.map((table) =>
+          sql`SELECT ${sql.literal(`'${table}'::text`)} AS kind, id FROM ${sql(table)} WHERE project_id = ${projectId} AND id IN ${sql.in(references[table])}`
+        ))
+      }`.pipe(Effect.map((rows) => {
+        const known = { monitors: [] as Array<number>, tags: [] as Array<number>, brands: [] as Array<number>, segments: [] as Array<number> }
+        for (const row of rows) known[row.kind].push(row.id)
+        return known
+      }))
+    }
+
     return Analytics.of({
+      ...brandAnalytics,
       sources: (projectId, query) =>
         list(projectId, query, dimensions.source, "domain", (row, measures) => ({
           source: { id: row.id, domain: row.name },
@@ -485,19 +547,7 @@ export const layerSql = Layer.effect(
           ...measures
         })),
       sourceUrlUsage: seriesOf,
-      knownReferences: (projectId, references) =>
-        Effect.all({
-          monitors: references.monitors.length === 0
-            ? Effect.succeed([])
-            : sql<{ id: number }>`SELECT id FROM monitors WHERE project_id = ${projectId} AND id IN ${sql.in(references.monitors)}`.pipe(
-              Effect.map((rows) => rows.map((row) => row.id))
-            ),
-          tags: references.tags.length === 0
-            ? Effect.succeed([])
-            : sql<{ id: number }>`SELECT id FROM tags WHERE project_id = ${projectId} AND id IN ${sql.in(references.tags)}`.pipe(
-              Effect.map((rows) => rows.map((row) => row.id))
-            )
-        })
+      knownReferences
     })
   })
 )

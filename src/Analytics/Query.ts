@@ -2,10 +2,19 @@ import { Either } from "effect"
 import { isCountryCode } from "../Domain/Country.ts"
 import type { FieldErrors } from "../Domain/Errors.ts"
 import { type Platform, platforms } from "../Domain/Platform.ts"
-import { parseId } from "../Http/ProjectContext.ts"
+import { parseId } from "../Domain/Common.ts"
 import {
   bucketCount,
+  type BrandMetric,
+  brandMetrics,
+  type BrandSelection,
+  type BrandSortBy,
+  brandSortKeys,
   type DateRange,
+  DEFAULT_BRAND_METRIC,
+  DEFAULT_BRAND_SORT_BY,
+  DEFAULT_PROMPT_SORT_BY,
+  DEFAULT_PROMPT_SORT_ORDER,
   DEFAULT_SORT_BY,
   DEFAULT_SORT_ORDER,
   DEFAULT_TOP_N,
@@ -15,6 +24,9 @@ import {
   MAX_BUCKETS,
   MAX_TOP_N,
   parseDate,
+  type PromptSortBy,
+  promptSortKeys,
+  type References,
   type SortOrder,
   sortOrders
 } from "./Analytics.ts"
@@ -29,11 +41,15 @@ import {
  * as `page` and `per_page` do. Every value is trimmed.
  */
 
-const arrayFields = ["platforms", "countries", "monitors", "tags"] as const
+/** The array filters whose values are ids of the project's rows, checked against it in a second pass. */
+const idFields = ["monitors", "tags", "brands", "segments"] as const
+type IdField = (typeof idFields)[number]
+
+const arrayFields = ["platforms", "countries", ...idFields] as const
 type ArrayField = (typeof arrayFields)[number]
 
 /** The order in which fields appear in `errors`. */
-const fieldOrder = ["start_date", "end_date", ...arrayFields, "sort_by", "sort_order", "interval", "top_n"]
+const fieldOrder = ["start_date", "end_date", ...arrayFields, "sort_by", "sort_order", "interval", "metric", "top_n"]
 
 interface FieldError {
   readonly field: string
@@ -47,11 +63,10 @@ interface Reference {
   readonly id: number
 }
 
-/** The first pass: what the query string says, before the monitors and tags are looked up. */
+/** The first pass: what the query string says, before the ids it names are looked up in the project. */
 export interface Draft<Q> {
   readonly errors: ReadonlyArray<FieldError>
-  readonly monitors: ReadonlyArray<Reference>
-  readonly tags: ReadonlyArray<Reference>
+  readonly references: Readonly<Record<IdField, ReadonlyArray<Reference>>>
   /** The decoded query, when every field but the references is valid. */
   readonly value: Q | undefined
 }
@@ -69,6 +84,15 @@ export interface ListParams<SortBy extends string> extends CommonQuery {
 export interface SeriesParams extends CommonQuery {
   readonly interval: Interval
   readonly topN: number
+}
+
+export interface BrandListParams extends ListParams<BrandSortBy> {
+  readonly selection: BrandSelection
+}
+
+export interface BrandSeriesParams extends SeriesParams {
+  readonly metric: BrandMetric
+  readonly selection: BrandSelection
 }
 
 const label = (field: string) => field.replaceAll("_", " ")
@@ -92,15 +116,21 @@ const arrayValues = (params: URLSearchParams, name: ArrayField): Array<string> =
 
 interface Common {
   readonly errors: Array<FieldError>
-  readonly monitors: Array<Reference>
-  readonly tags: Array<Reference>
+  readonly references: Record<IdField, Array<Reference>>
   readonly range: DateRange | undefined
   readonly filters: Filters
+  /** `brands[]` and `segments[]`, read only by the brand endpoints (elsewhere they are unknown parameters). */
+  readonly selection: BrandSelection
 }
 
-const readDate = (errors: Array<FieldError>, field: "start_date" | "end_date", value: string | undefined): number | undefined => {
+const readDate = (
+  errors: Array<FieldError>,
+  field: "start_date" | "end_date",
+  value: string | undefined,
+  missing: string | undefined
+): number | undefined => {
   if (value === undefined || value === "") {
-    errors.push({ field, index: 0, message: `The ${label(field)} field is required.` })
+    if (missing !== undefined) errors.push({ field, index: 0, message: missing })
     return undefined
   }
   const ms = parseDate(value)
@@ -108,7 +138,7 @@ const readDate = (errors: Array<FieldError>, field: "start_date" | "end_date", v
   return ms
 }
 
-const readIds = (errors: Array<FieldError>, field: "monitors" | "tags", values: ReadonlyArray<string>): Array<Reference> =>
+const readIds = (errors: Array<FieldError>, field: IdField, values: ReadonlyArray<string>): Array<Reference> =>
   values.flatMap((value, index) => {
     const id = parseId(value)
     if (id._tag === "Some") return [{ index, id: id.value }]
@@ -117,10 +147,21 @@ const readIds = (errors: Array<FieldError>, field: "monitors" | "tags", values: 
     return []
   })
 
-const readCommon = (params: URLSearchParams, today: string): Common => {
+/**
+ * The window and the filters. The analytics need the window; the lists of responses, citations and
+ * mentions take it optionally, both dates or neither (Laravel's `required_with`).
+ */
+const readCommon = (params: URLSearchParams, today: string, options: { readonly selection?: boolean; readonly datesOptional?: boolean } = {}): Common => {
   const errors: Array<FieldError> = []
-  const start = readDate(errors, "start_date", scalar(params, "start_date"))
-  const end = readDate(errors, "end_date", scalar(params, "end_date"))
+  const given = { start_date: scalar(params, "start_date") ?? "", end_date: scalar(params, "end_date") ?? "" }
+  const missing = (field: "start_date" | "end_date", other: "start_date" | "end_date") =>
+    !options.datesOptional
+      ? `The ${label(field)} field is required.`
+      : given[other] !== ""
+      ? `The ${label(field)} field is required when ${label(other)} is present.`
+      : undefined
+  const start = readDate(errors, "start_date", scalar(params, "start_date"), missing("start_date", "end_date"))
+  const end = readDate(errors, "end_date", scalar(params, "end_date"), missing("end_date", "start_date"))
   if (start !== undefined && end !== undefined && end < start) {
     errors.push({ field: "end_date", index: 0, message: "The end date field must be a date after or equal to start date." })
   }
@@ -142,19 +183,22 @@ const readCommon = (params: URLSearchParams, today: string): Common => {
   })
   const monitors = readIds(errors, "monitors", arrayValues(params, "monitors"))
   const tags = readIds(errors, "tags", arrayValues(params, "tags"))
+  const brands = options.selection ? readIds(errors, "brands", arrayValues(params, "brands")) : []
+  const segments = options.selection ? readIds(errors, "segments", arrayValues(params, "segments")) : []
 
-  const given = <A>(list: ReadonlyArray<A>) => (list.length === 0 ? undefined : [...new Set(list)])
+  const some = <A>(list: ReadonlyArray<A>) => (list.length === 0 ? undefined : [...new Set(list)])
+  const ids = (references: ReadonlyArray<Reference>) => some(references.map((reference) => reference.id))
   return {
     errors,
-    monitors,
-    tags,
+    references: { monitors, tags, brands, segments },
     range: start !== undefined && end !== undefined ? { start: scalar(params, "start_date")!, end: scalar(params, "end_date")! } : undefined,
     filters: {
-      platforms: given(platformValues as Array<Platform>),
-      countries: given(countryValues.map((code) => code.toUpperCase())),
-      monitors: given(monitors.map((reference) => reference.id)),
-      tags: given(tags.map((reference) => reference.id))
-    }
+      platforms: some(platformValues as Array<Platform>),
+      countries: some(countryValues.map((code) => code.toUpperCase())),
+      monitors: ids(monitors),
+      tags: ids(tags)
+    },
+    selection: { brands: ids(brands), segments: ids(segments) }
   }
 }
 
@@ -172,6 +216,20 @@ const readChoice = <const Values extends ReadonlyArray<string>>(
   return undefined
 }
 
+/** A list's common filters, `sort_by` and `sort_order`, with the endpoint's sort keys and defaults. */
+const readList = <const SortBy extends string>(
+  common: Common,
+  params: URLSearchParams,
+  sortKeys: ReadonlyArray<SortBy>,
+  defaults: { readonly sortBy: SortBy; readonly sortOrder: SortOrder }
+) => {
+  const sortBy = readChoice(common.errors, "sort_by", sortKeys, scalar(params, "sort_by"), defaults.sortBy)
+  const sortOrder = readChoice(common.errors, "sort_order", sortOrders, scalar(params, "sort_order"), defaults.sortOrder)
+  return common.errors.length === 0 && sortBy !== undefined && sortOrder !== undefined && common.range !== undefined
+    ? { range: common.range, filters: common.filters, sortBy, sortOrder }
+    : undefined
+}
+
 /** `GET /analytics/sources` and `/analytics/source-urls`: the common filters, `sort_by` and `sort_order`. */
 export const readListQuery = <const SortBy extends string>(
   params: URLSearchParams,
@@ -179,16 +237,35 @@ export const readListQuery = <const SortBy extends string>(
   today: string
 ): Draft<ListParams<SortBy>> => {
   const common = readCommon(params, today)
-  const sortBy = readChoice(common.errors, "sort_by", sortKeys, scalar(params, "sort_by"), DEFAULT_SORT_BY as SortBy)
-  const sortOrder = readChoice(common.errors, "sort_order", sortOrders, scalar(params, "sort_order"), DEFAULT_SORT_ORDER)
-  return {
-    errors: common.errors,
-    monitors: common.monitors,
-    tags: common.tags,
-    value: common.errors.length === 0 && sortBy !== undefined && sortOrder !== undefined && common.range !== undefined
-      ? { range: common.range, filters: common.filters, sortBy, sortOrder }
-      : undefined
-  }
+  const value = readList(common, params, sortKeys, { sortBy: DEFAULT_SORT_BY as SortBy, sortOrder: DEFAULT_SORT_ORDER })
+  return { errors: common.errors, references: common.references, value }
+}
+
+/** The filters of the lists of responses, citations and brand mentions: a window is optional there. */
+export interface ResponseFilterParams {
+  readonly range: DateRange | undefined
+  readonly filters: Filters
+}
+
+/** `GET /responses`, `/citations`, `/brand-mentions`: the window (both dates or neither) and the filters. */
+export const readResponseFilters = (params: URLSearchParams, today: string): Draft<ResponseFilterParams> => {
+  const common = readCommon(params, today, { datesOptional: true })
+  const value = common.errors.length === 0 ? { range: common.range, filters: common.filters } : undefined
+  return { errors: common.errors, references: common.references, value }
+}
+
+/** `GET /analytics/brands`: the common filters, `brands[]`, `segments[]`, `sort_by` (default visibility) and `sort_order` (desc). */
+export const readBrandListQuery = (params: URLSearchParams, today: string): Draft<BrandListParams> => {
+  const common = readCommon(params, today, { selection: true })
+  const value = readList(common, params, brandSortKeys, { sortBy: DEFAULT_BRAND_SORT_BY, sortOrder: DEFAULT_SORT_ORDER })
+  return { errors: common.errors, references: common.references, value: value && { ...value, selection: common.selection } }
+}
+
+/** `GET /analytics/prompts`: the common filters, `sort_by` (default own_visibility) and `sort_order` (asc). */
+export const readPromptListQuery = (params: URLSearchParams, today: string): Draft<ListParams<PromptSortBy>> => {
+  const common = readCommon(params, today)
+  const value = readList(common, params, promptSortKeys, { sortBy: DEFAULT_PROMPT_SORT_BY, sortOrder: DEFAULT_PROMPT_SORT_ORDER })
+  return { errors: common.errors, references: common.references, value }
 }
 
 /**
@@ -200,9 +277,8 @@ export const readTopN = (raw: string | undefined): number => {
   return Math.min(MAX_TOP_N, Math.max(1, Number(raw)))
 }
 
-/** `GET /analytics/source-url-usage-time-series`: the common filters, `interval` (required) and `top_n`. */
-export const readSeriesQuery = (params: URLSearchParams, today: string): Draft<SeriesParams> => {
-  const common = readCommon(params, today)
+/** A series' common filters, `interval` (required; at most 1000 buckets) and `top_n`. */
+const readSeries = (common: Common, params: URLSearchParams): SeriesParams | undefined => {
   const raw = scalar(params, "interval")
   let interval: Interval | undefined
   if (raw === undefined || raw === "") {
@@ -221,34 +297,47 @@ export const readSeriesQuery = (params: URLSearchParams, today: string): Draft<S
       message: `The interval must not divide the dates into more than ${MAX_BUCKETS} buckets.`
     })
   }
+  return common.errors.length === 0 && interval !== undefined && range !== undefined
+    ? { range, filters: common.filters, interval, topN: readTopN(scalar(params, "top_n")) }
+    : undefined
+}
+
+/** `GET /analytics/source-url-usage-time-series`: the common filters, `interval` (required) and `top_n`. */
+export const readSeriesQuery = (params: URLSearchParams, today: string): Draft<SeriesParams> => {
+  const common = readCommon(params, today)
+  return { errors: common.errors, references: common.references, value: readSeries(common, params) }
+}
+
+/** `GET /analytics/brands/time-series`: a series' parameters, `metric` (default visibility), `brands[]` and `segments[]`. */
+export const readBrandSeriesQuery = (params: URLSearchParams, today: string): Draft<BrandSeriesParams> => {
+  const common = readCommon(params, today, { selection: true })
+  const metric = readChoice(common.errors, "metric", brandMetrics, scalar(params, "metric"), DEFAULT_BRAND_METRIC)
+  const series = readSeries(common, params)
   return {
     errors: common.errors,
-    monitors: common.monitors,
-    tags: common.tags,
-    value: common.errors.length === 0 && interval !== undefined && range !== undefined
-      ? { range, filters: common.filters, interval, topN: readTopN(scalar(params, "top_n")) }
-      : undefined
+    references: common.references,
+    value: series !== undefined && metric !== undefined ? { ...series, metric, selection: common.selection } : undefined
   }
 }
 
-/** The ids a draft asks to look up in the project. */
-export const referencesOf = (draft: Draft<unknown>) => ({
-  monitors: [...new Set(draft.monitors.map((reference) => reference.id))],
-  tags: [...new Set(draft.tags.map((reference) => reference.id))]
-})
+/** The ids a draft asks to look up in the project, by filter. */
+export const referencesOf = (draft: Draft<unknown>): References => {
+  const ids = (field: IdField) => [...new Set(draft.references[field].map((reference) => reference.id))]
+  return { monitors: ids("monitors"), tags: ids("tags"), brands: ids("brands"), segments: ids("segments") }
+}
+
+/** Whether a draft names no id at all (nothing to look up). */
+export const namesNoReference = (references: References): boolean => idFields.every((field) => references[field].length === 0)
 
 /**
- * The second pass: monitors and tags that are not the project's own are `The selected monitors.0 is
- * invalid.`; then either every error, in field order, or the decoded query.
+ * The second pass: ids that are not the project's own are `The selected monitors.0 is invalid.`; then
+ * either every error, in field order, or the decoded query.
  */
-export const finish = <Q>(
-  draft: Draft<Q>,
-  known: { readonly monitors: ReadonlyArray<number>; readonly tags: ReadonlyArray<number> }
-): Either.Either<Q, FieldErrors> => {
+export const finish = <Q>(draft: Draft<Q>, known: References): Either.Either<Q, FieldErrors> => {
   const errors = [...draft.errors]
-  for (const field of ["monitors", "tags"] as const) {
+  for (const field of idFields) {
     const ids = new Set(known[field])
-    for (const reference of draft[field]) {
+    for (const reference of draft.references[field]) {
       if (!ids.has(reference.id)) errors.push({ field, index: reference.index, message: `The selected ${field}.${reference.index} is invalid.` })
     }
   }

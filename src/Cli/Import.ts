@@ -1,8 +1,8 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import type { SqlError } from "@effect/sql"
-import { Chunk, Clock, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { Chunk, Clock, Effect, Either, Layer, ParseResult, Schema, Stream } from "effect"
+import * as Merger from "../Analytics/Merger.ts"
 import type { FieldErrors } from "../Domain/Errors.ts"
 import type { Monitor } from "../Domain/Monitor.ts"
 import { fieldErrors } from "../Http/ErrorResponse.ts"
@@ -12,7 +12,7 @@ import { PromptsRepo } from "../Prompts/Repo.ts"
 import { analyze } from "../Responses/Analysis.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { DatabaseLive, RepositoriesLive } from "./Environment.ts"
 import { UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
 import * as Output from "./Output.ts"
@@ -206,7 +206,7 @@ export const prepareBatch = (
   projectId: number,
   brands: ReadonlyArray<BrandForDetection>,
   lines: ReadonlyArray<readonly [text: string, line: number]>
-): Effect.Effect<PreparedBatch, SqlError.SqlError, PromptsRepo | MonitorsRepo> =>
+): Effect.Effect<PreparedBatch, never, PromptsRepo | MonitorsRepo> =>
   Effect.gen(function*() {
     const decoded: Array<{ readonly line: number; readonly value: ResponseLine }> = []
     const errors: Array<LineError> = []
@@ -241,7 +241,7 @@ export const prepareBatch = (
 export const storeBatch = (
   projectId: number,
   batch: PreparedBatch
-): Effect.Effect<BatchResult, SqlError.SqlError | UserError, ResponsesRepo> =>
+): Effect.Effect<BatchResult, UserError, ResponsesRepo> =>
   Effect.gen(function*() {
     if (batch.responses.length > 0) {
       yield* (yield* ResponsesRepo).insertAnalyzed(projectId, batch.responses).pipe(
@@ -273,7 +273,7 @@ export const importLines = <E, R>(
     readonly batchSize: number
     readonly onBatch?: (batch: BatchResult, totals: ImportTotals) => Effect.Effect<void>
   }
-): Effect.Effect<ImportTotals, E | SqlError.SqlError | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo> =>
+): Effect.Effect<ImportTotals, E | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo> =>
   Effect.gen(function*() {
     const brands = yield* (yield* ResponsesRepo).brandsForDetection(projectId)
     const start: ImportTotals = { read: 0, imported: 0, skipped: 0, errors: [] }
@@ -342,7 +342,9 @@ export const importCommand = Command.make("import", {
     const progress = progressLine()
     // What is stored for good, to say where to resume should the import stop half-way.
     let stored = { read: 0, imported: 0 }
-    const totals = yield* importLines(project.id, lines, {
+    // The answers are merged into the analytics rollups as they come, and all of them before the summary.
+    const merger = yield* Merger.Merger
+    const totals = yield* merger.alongside(project.id, importLines(project.id, lines, {
       batchSize: input.batchSize,
       onBatch: (batch, totals) =>
         Effect.gen(function*() {
@@ -353,7 +355,7 @@ export const importCommand = Command.make("import", {
             `imported ${count(totals.read)} lines (${count(totals.skipped)} skipped), ${count(perSecond(totals.read, elapsed))} lines/s`
           )
         })
-    }).pipe(Effect.tapErrorCause(() =>
+    })).pipe(Effect.tapErrorCause(() =>
       stored.read === 0 ? progress.clear : progress.line(
         `Stopped after line ${stored.read}: the lines up to it are done (${count(stored.imported)} imported), ` +
           `the lines after it were not imported.`
@@ -371,5 +373,5 @@ export const importCommand = Command.make("import", {
         "POST /responses does. Bad lines are reported on stderr (\"line N: reason\") and skipped. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
-    Command.provide(RepositoriesLive)
+    Command.provide(Layer.merge(RepositoriesLive, Merger.layerSql.pipe(Layer.provide(DatabaseLive))))
   )

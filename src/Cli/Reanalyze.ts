@@ -1,5 +1,4 @@
 import { Command } from "@effect/cli"
-import type { SqlError } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import { detectMentions } from "../Detection/Mentions.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
@@ -29,7 +28,7 @@ export const reanalyzeProject = (
     readonly batchSize: number
     readonly onBatch?: (totals: ReanalysisTotals) => Effect.Effect<void>
   }
-): Effect.Effect<ReanalysisTotals, SqlError.SqlError, ResponsesRepo> =>
+): Effect.Effect<ReanalysisTotals, never, ResponsesRepo> =>
   Effect.gen(function*() {
     const repo = yield* ResponsesRepo
     const brands = yield* repo.brandsForDetection(projectId)

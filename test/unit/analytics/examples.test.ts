@@ -351,7 +351,9 @@ describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("hand-co
     const known = await loaded.run(Effect.flatMap(Analytics, (a) =>
       a.knownReferences(loaded.ids.project, {
         monitors: [...loaded.ids.monitors, ...loaded.other.monitors],
-        tags: [loaded.ids.tags[0]!, loaded.other.tags[0]!, 999_999]
+        tags: [loaded.ids.tags[0]!, loaded.other.tags[0]!, 999_999],
+        brands: [],
+        segments: []
       })))
     expect([...known.monitors].sort((x, y) => x - y)).toEqual([...loaded.ids.monitors])
     expect(known.tags).toEqual([loaded.ids.tags[0]])

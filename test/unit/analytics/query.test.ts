@@ -7,7 +7,7 @@ import { finish, readListQuery, readSeriesQuery, readTopN, referencesOf } from "
 
 const TODAY = "2026-03-15"
 const params = (query: string) => new URLSearchParams(query)
-const none = { monitors: [], tags: [] }
+const none = { monitors: [], tags: [], brands: [], segments: [] }
 
 describe("analytics query", () => {
   it("decodes a full list query: defaults, upper-cased countries, repeated values once", () => {
@@ -35,11 +35,11 @@ describe("analytics query", () => {
 
   it("asks for the project's monitors and tags, and refuses the unknown ones by position", () => {
     const draft = readListQuery(params("start_date=2026-03-01&end_date=2026-03-02&monitors[]=4&monitors[]=5&monitors[]=4&tags=9"), sourceSortKeys, TODAY)
-    expect(referencesOf(draft)).toEqual({ monitors: [4, 5], tags: [9] })
-    expect(finish(draft, { monitors: [4], tags: [9] })).toEqual(Either.left({
+    expect(referencesOf(draft)).toEqual({ monitors: [4, 5], tags: [9], brands: [], segments: [] })
+    expect(finish(draft, { ...none, monitors: [4], tags: [9] })).toEqual(Either.left({
       "monitors.1": ["The selected monitors.1 is invalid."]
     }))
-    const ok = finish(draft, { monitors: [4, 5], tags: [9] })
+    const ok = finish(draft, { ...none, monitors: [4, 5], tags: [9] })
     expect(Either.getOrThrow(ok).filters).toMatchObject({ monitors: [4, 5], tags: [9] })
   })
 

@@ -1,0 +1,126 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Duration, Effect, Fiber, Layer, Schema } from "effect"
+import { orDefect } from "../Database/Rows.ts"
+import { Id } from "../Domain/Common.ts"
+
+/**
+ * The merger (migration 0008): folds pending answers into the analytics rollups. Answers are stored
+ * pending, with no rollup work on the write path; reads add the pending ones from their raw rows, so
+ * they are exact whether or not the merger has run, and the merger only keeps them fast by keeping the
+ * pending set small (docs/performance.md, "How analytics stay fast").
+ *
+ * A merge is one call of `analytics_merge_pending`: one transaction under the project's rollup lock,
+ * set-based over a batch of answers. The larger the batch, the cheaper an answer (the answers of a
+ * batch share rollup rows: 2,000 imported answers merge at ~0.4 ms each on PostgreSQL here, 100 at
+ * ~1.8 ms), and the longer the project's structural writes (a tag attached, a prompt deleted) wait
+ * for the lock.
+ *
+ * - `layer`, in the server and worker processes: every second, each project with pending answers is
+ *   merged in batches, unless another process is merging it (the lock is tried, not waited for).
+ * - `mergeProject`: everything pending of one project, waiting for its lock (tests, the end of an import).
+ * - `alongside`: an effect (an import) run while a fiber merges the project's answers as they come,
+ *   in large batches, then the rest merged: on PostgreSQL the merge then runs beside the import's own
+ *   work instead of after it.
+ */
+
+/** Answers of a project merged per transaction. */
+export const MERGE_BATCH = 5_000
+
+/** How often the background merger looks for pending answers. */
+const PASS_EVERY = Duration.seconds(1)
+
+/** `alongside` merges once this many answers of the project are pending (or at the end). */
+const ALONGSIDE_MINIMUM = 5_000
+
+const ProjectRow = Schema.Struct({ project_id: Id })
+const MergedRow = Schema.Struct({ merged: Schema.Int })
+
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  /** One merge of up to `batch` answers: how many, or -1 when the lock was busy and `wait` is false. */
+  const mergeOnce = SqlSchema.single({
+    Request: Schema.Struct({ projectId: Schema.Number, batch: Schema.Number, wait: Schema.Boolean }),
+    Result: MergedRow,
+    execute: ({ batch, projectId, wait }) => sql`SELECT analytics_merge_pending(${projectId}, ${batch}, ${wait}) AS merged`
+  })
+  const projectsWithPending = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: ProjectRow,
+    execute: () => sql`SELECT DISTINCT project_id FROM analytics_pending ORDER BY project_id`
+  })
+  const pendingCount = SqlSchema.single({
+    Request: Schema.Number,
+    Result: Schema.Struct({ n: Schema.Int }),
+    execute: (projectId) => sql`SELECT count(*)::int AS n FROM analytics_pending WHERE project_id = ${projectId}`
+  })
+
+  const merge = (projectId: number, batch: number, wait: boolean) =>
+    Effect.map(mergeOnce({ projectId, batch, wait }), (row) => row.merged)
+
+  /** Every pending answer of the project merged, waiting for its lock; how many. */
+  const mergeProject = (projectId: number) =>
+    Effect.gen(function*() {
+      let total = 0
+      while (true) {
+        const merged = yield* merge(projectId, MERGE_BATCH, true)
+        total += merged
+        if (merged < MERGE_BATCH) return total
+      }
+    }).pipe(orDefect)
+
+  /** One pass over the projects with pending answers; how many were merged. */
+  const pass = Effect.gen(function*() {
+    let total = 0
+    for (const { project_id } of yield* projectsWithPending()) {
+      while (true) {
+        const merged = yield* merge(project_id, MERGE_BATCH, false)
+        if (merged > 0) total += merged
+        if (merged < MERGE_BATCH) break
+      }
+    }
+    return total
+  })
+
+  /** The background merger: a pass every second; a failure (the database away) is logged, and retried. */
+  const loop = pass.pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("analytics merge failed; retrying", cause)),
+    Effect.zipRight(Effect.sleep(PASS_EVERY)),
+    Effect.forever
+  )
+
+  /** `effect`, with the project's pending answers merged as they come, and all of them at the end. */
+  const alongside = <A, E, R>(projectId: number, effect: Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const background = yield* Effect.gen(function*() {
+        while (true) {
+          if ((yield* pendingCount(projectId)).n >= ALONGSIDE_MINIMUM) yield* merge(projectId, MERGE_BATCH, true)
+          else yield* Effect.sleep(Duration.millis(200))
+        }
+      }).pipe(orDefect, Effect.fork)
+      const result = yield* Effect.onExit(effect, () => Fiber.interrupt(background))
+      yield* mergeProject(projectId)
+      return result
+    })
+
+  return Merger.of({ mergeProject, pass: orDefect(pass), loop, alongside })
+})
+
+export class Merger extends Context.Tag("AnalyticsMerger")<Merger, {
+  /** Every pending answer of the project merged, waiting for the project's rollup lock; how many. */
+  readonly mergeProject: (projectId: number) => Effect.Effect<number>
+  /** One pass over every project with pending answers (those another process is merging are skipped); how many. */
+  readonly pass: Effect.Effect<number>
+  /** A pass every second, forever; failures logged. */
+  readonly loop: Effect.Effect<never>
+  /** `effect` run while its project's answers are merged as they come, then the rest merged. */
+  readonly alongside: <A, E, R>(projectId: number, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>() {}
+
+/** The merger on the SQL database (needs a `SqlClient`). */
+export const layerSql = Layer.effect(Merger, make)
+
+/** The background merger of a process: a fiber of the layer's scope, interrupted at shutdown. */
+export const background = Layer.scopedDiscard(Effect.flatMap(Merger, (merger) => Effect.forkScoped(merger.loop))).pipe(
+  Layer.provide(layerSql)
+)
