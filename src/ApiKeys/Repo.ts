@@ -1,6 +1,9 @@
-import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer, Option } from "effect"
-import type { ApiKey } from "../Domain/ApiKey.ts"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { orDefect, rowOf } from "../Database/Rows.ts"
+import { ApiKey } from "../Domain/ApiKey.ts"
+import { Id } from "../Domain/Common.ts"
+import { Project } from "../Domain/Project.ts"
 
 export interface NewApiKey {
   readonly organization_id: number
@@ -12,42 +15,99 @@ export interface NewApiKey {
   readonly expires_at: Date | null
 }
 
+/** A key found by its hash, with the project a request names when the key may act in it. */
+export interface KeyAndProject {
+  readonly key: ApiKey
+  /** Looked up only when a project id was given: none when the key may not act in it. */
+  readonly project: Option.Option<Project>
+}
+
 export class ApiKeysRepo extends Context.Tag("ApiKeysRepo")<ApiKeysRepo, {
-  readonly create: (key: NewApiKey) => Effect.Effect<ApiKey, SqlError.SqlError>
-  readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiKey>, SqlError.SqlError>
+  /**
+   * What authenticating a request needs, in one statement: the key of this hash, the project of
+   * `projectId` within its reach, and the key's use recorded (at most once a minute, only for a usable
+   * key, at `at`).
+   */
+  readonly authenticate: (hash: string, projectId: Option.Option<number>, at: Date) => Effect.Effect<Option.Option<KeyAndProject>>
+  readonly create: (key: NewApiKey) => Effect.Effect<ApiKey>
+  readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiKey>>
   /** Records a use; at most once a minute per key, so reads do not turn into a write each. */
-  readonly touch: (id: number, at: Date) => Effect.Effect<void, SqlError.SqlError>
-  readonly listByOrganization: (organizationId: number) => Effect.Effect<ReadonlyArray<ApiKey>, SqlError.SqlError>
+  readonly touch: (id: number, at: Date) => Effect.Effect<void>
+  readonly listByOrganization: (organizationId: number) => Effect.Effect<ReadonlyArray<ApiKey>>
   /** False when there is no such key. Revoking twice keeps the first revocation time. */
-  readonly revoke: (id: number) => Effect.Effect<boolean, SqlError.SqlError>
+  readonly revoke: (id: number) => Effect.Effect<boolean>
 }>() {}
+
+const Row = rowOf(ApiKey)
+
+/** A key row with the project it names, as JSON (timestamps as text: decoded as the API reads a project). */
+const KeyWithProject = Schema.extend(Row, Schema.Struct({ project: Schema.NullOr(Project) }))
 
 export const layerSql = Layer.effect(
   ApiKeysRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`id, organization_id, name, prefix, abilities, project_ids, expires_at, revoked_at, last_used_at, created_at`
-    return ApiKeysRepo.of({
-      create: (key) =>
-        sql<ApiKey>`
+    const insert = SqlSchema.single({
+      Request: Schema.Any as Schema.Schema<NewApiKey>,
+      Result: Row,
+      execute: (key) =>
+        sql`
           INSERT INTO api_keys (organization_id, name, key_hash, prefix, abilities, project_ids, expires_at)
           VALUES (${key.organization_id}, ${key.name}, ${key.key_hash}, ${key.prefix}, ${key.abilities},
-                  ${key.project_ids === null ? null : key.project_ids}, ${key.expires_at})
-          RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]!)),
-      findByHash: (hash) =>
-        sql<ApiKey>`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]))
+                  ${key.project_ids}, ${key.expires_at})
+          RETURNING ${columns}`
+    })
+    const byHash = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Row,
+      execute: (hash) => sql`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`
+    })
+    const ofOrganization = SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: Row,
+      execute: (organizationId) => sql`SELECT ${columns} FROM api_keys WHERE organization_id = ${organizationId} ORDER BY id`
+    })
+    const revoked = SqlSchema.findOne({
+      Request: Schema.Number,
+      Result: Schema.Struct({ id: Id }),
+      execute: (id) => sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE id = ${id} RETURNING id`
+    })
+    const keyWithProject = SqlSchema.findOne({
+      Request: Schema.Struct({ hash: Schema.String, projectId: Schema.NullOr(Schema.Number), at: Schema.DateFromSelf }),
+      Result: KeyWithProject,
+      execute: ({ at, hash, projectId }) =>
+        sql`
+          WITH k AS (SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}),
+          touched AS (
+            UPDATE api_keys SET last_used_at = ${at}
+            WHERE id = (SELECT id FROM k) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${at})
+              AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')
+          )
+          SELECT k.*, ${projectId === null ? sql`NULL` : sql`(
+            SELECT to_jsonb(p) FROM projects p
+            WHERE p.id = ${projectId} AND p.organization_id = k.organization_id AND (k.project_ids IS NULL OR p.id = ANY(k.project_ids))
+          )`} AS project
+          FROM k`
+    })
+
+    return ApiKeysRepo.of({
+      authenticate: (hash, projectId, at) =>
+        keyWithProject({ hash, projectId: Option.getOrNull(projectId), at }).pipe(
+          Effect.map(Option.map(({ project, ...key }) => ({ key, project: Option.fromNullable(project) }))),
+          orDefect
         ),
+      create: (key) => orDefect(insert(key)),
+      findByHash: (hash) => orDefect(byHash(hash)),
       touch: (id, at) =>
         sql`
           UPDATE api_keys SET last_used_at = ${at}
-          WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`.pipe(Effect.asVoid),
-      listByOrganization: (organizationId) =>
-        sql<ApiKey>`SELECT ${columns} FROM api_keys WHERE organization_id = ${organizationId} ORDER BY id`,
-      revoke: (id) =>
-        sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0)
-        )
+          WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`.pipe(
+          Effect.asVoid,
+          orDefect
+        ),
+      listByOrganization: (organizationId) => orDefect(ofOrganization(organizationId)),
+      revoke: (id) => revoked(id).pipe(Effect.map((row) => row._tag === "Some"), orDefect)
     })
   })
 )

@@ -1,4 +1,5 @@
 import { Effect, Layer, Option } from "effect"
+import { isUsable } from "../Domain/ApiKey.ts"
 import { MemoryStore } from "../Memory/Store.ts"
 import { ApiKeysRepo } from "./Repo.ts"
 
@@ -6,7 +7,26 @@ export const layerMemory = Layer.effect(
   ApiKeysRepo,
   Effect.map(MemoryStore, (db) => {
     const view = ({ key_hash: _, ...key }: { key_hash: string } & Parameters<typeof db.apiKeys.set>[1]) => key
+    const touch = (id: number, at: Date) => {
+      const key = db.apiKeys.get(id)
+      if (key && (key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000)) {
+        db.apiKeys.set(id, { ...key, last_used_at: at })
+      }
+    }
     return ApiKeysRepo.of({
+      authenticate: (hash, projectId, at) =>
+        Effect.sync(() => {
+          const stored = [...db.apiKeys.values()].find((key) => key.key_hash === hash)
+          if (stored === undefined) return Option.none()
+          if (isUsable(stored, at)) touch(stored.id, at)
+          const project = Option.flatMap(projectId, (id) =>
+            Option.fromNullable(db.projects.get(id)).pipe(
+              Option.filter((project) =>
+                project.organization_id === stored.organization_id && (stored.project_ids === null || stored.project_ids.includes(id))
+              )
+            ))
+          return Option.some({ key: view(stored), project })
+        }),
       create: (key) =>
         Effect.sync(() => {
           const row = {
@@ -21,13 +41,7 @@ export const layerMemory = Layer.effect(
         }),
       findByHash: (hash) =>
         Effect.sync(() => Option.fromNullable([...db.apiKeys.values()].find((key) => key.key_hash === hash)).pipe(Option.map(view))),
-      touch: (id, at) =>
-        Effect.sync(() => {
-          const key = db.apiKeys.get(id)
-          if (key && (key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000)) {
-            db.apiKeys.set(id, { ...key, last_used_at: at })
-          }
-        }),
+      touch: (id, at) => Effect.sync(() => touch(id, at)),
       listByOrganization: (organizationId) =>
         Effect.sync(() =>
           [...db.apiKeys.values()].filter((key) => key.organization_id === organizationId).sort((a, b) => a.id - b.id).map(view)

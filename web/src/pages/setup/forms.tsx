@@ -1,0 +1,193 @@
+import { useState } from "preact/hooks"
+import { type Brand, classifications, type Monitor, platformNames, platforms, type Prompt, schedules, type Segment, type Tag } from "../../api/types.ts"
+import { CheckGroup, errorsFor, Field } from "../../components/Field.tsx"
+import { FormActions, FormError, type FormProps } from "./Section.tsx"
+
+const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter((line) => line !== "")
+
+export const MonitorForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Monitor>) => {
+  const [name, setName] = useState(row?.name ?? "")
+  const [country, setCountry] = useState(row?.country ?? "")
+  const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.platforms ?? [])
+  const [schedule, setSchedule] = useState<string>(row?.schedule ?? "daily")
+  const [active, setActive] = useState(row?.active ?? true)
+  const errors = error?.body.errors
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit({ name, country, platforms: chosen, schedule, active })
+      }}
+    >
+      <FormError error={error} />
+      <div class="form-grid">
+        <Field id="monitor-name" label="Name" errors={errorsFor(errors, "name")}>
+          {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field id="monitor-country" label="Country" hint="Two letters, ISO 3166-1 (US, DE, FR…)" errors={errorsFor(errors, "country")}>
+          {(p) => <input {...p} value={country} maxLength={8} class="short" onInput={(e) => setCountry(e.currentTarget.value)} />}
+        </Field>
+        <Field id="monitor-schedule" label="Schedule" errors={errorsFor(errors, "schedule")}>
+          {(p) => (
+            <select {...p} value={schedule} onChange={(e) => setSchedule(e.currentTarget.value)}>
+              {schedules.map((value) => <option key={value} value={value}>{value}</option>)}
+            </select>
+          )}
+        </Field>
+        <div class="field">
+          <label class="check"><input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} /> Active (asked on its schedule)</label>
+          {errorsFor(errors, "active").map((message) => <p key={message} class="field-errors">{message}</p>)}
+        </div>
+      </div>
+      <CheckGroup
+        id="monitor-platforms"
+        legend="Platforms"
+        options={platforms.map((platform) => ({ value: platform, label: platformNames[platform] }))}
+        selected={chosen}
+        onChange={setChosen}
+        errors={errorsFor(errors, "platforms")}
+        columns
+      />
+      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="monitor" />
+    </form>
+  )
+}
+
+export const PromptForm = ({ row, error, busy, onSubmit, onCancel, monitors, tags }: FormProps<Prompt> & {
+  readonly monitors: ReadonlyArray<Monitor>
+  readonly tags: ReadonlyArray<Tag>
+}) => {
+  const [monitor, setMonitor] = useState(String(row?.monitor_id ?? monitors[0]?.id ?? ""))
+  const [text, setText] = useState(row?.text ?? "")
+  const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.tags.map((tag) => String(tag.id)) ?? [])
+  const errors = error?.body.errors
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit({ monitor_id: monitor === "" ? null : Number(monitor), text, tags: chosen.map(Number) })
+      }}
+    >
+      <FormError error={error} />
+      <Field id="prompt-monitor" label="Monitor" errors={errorsFor(errors, "monitor_id")}>
+        {(p) => (
+          <select {...p} value={monitor} onChange={(e) => setMonitor(e.currentTarget.value)}>
+            {monitors.length === 0 && <option value="">Create a monitor first</option>}
+            {monitors.map((item) => <option key={item.id} value={String(item.id)}>{item.name}</option>)}
+          </select>
+        )}
+      </Field>
+      <Field id="prompt-text" label="Question" hint="As a buyer would ask it; up to 2,000 characters." errors={errorsFor(errors, "text")}>
+        {(p) => <textarea {...p} rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />}
+      </Field>
+      <CheckGroup
+        id="prompt-tags"
+        legend="Tags"
+        options={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
+        selected={chosen}
+        onChange={setChosen}
+        errors={errorsFor(errors, "tags")}
+      />
+      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="prompt" />
+    </form>
+  )
+}
+
+export const TagForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Tag>) => {
+  const [name, setName] = useState(row?.name ?? "")
+  const [color, setColor] = useState(row?.color ?? "#6b7280")
+  const errors = error?.body.errors
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit({ name, color })
+      }}
+    >
+      <FormError error={error} />
+      <div class="form-grid">
+        <Field id="tag-name" label="Name" errors={errorsFor(errors, "name")}>
+          {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field id="tag-color" label="Colour" hint="#rrggbb" errors={errorsFor(errors, "color")}>
+          {(p) => (
+            <span class="color-field">
+              <input type="color" value={/^#[0-9a-f]{6}$/i.test(color) ? color : "#6b7280"} aria-label="Pick a colour" onInput={(e) => setColor(e.currentTarget.value)} />
+              <input {...p} value={color} class="short" onInput={(e) => setColor(e.currentTarget.value)} />
+            </span>
+          )}
+        </Field>
+      </div>
+      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="tag" />
+    </form>
+  )
+}
+
+export const BrandForm = ({ row, error, busy, onSubmit, onCancel, segments }: FormProps<Brand> & { readonly segments: ReadonlyArray<Segment> }) => {
+  const [name, setName] = useState(row?.name ?? "")
+  const [aliases, setAliases] = useState(row?.aliases.join("\n") ?? "")
+  const [domains, setDomains] = useState(row?.domains.join("\n") ?? "")
+  const [classification, setClassification] = useState<string>(row?.classification ?? "competitor")
+  const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.segment_ids.map(String) ?? [])
+  const errors = error?.body.errors
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit({ name, aliases: lines(aliases), domains: lines(domains), classification, segment_ids: chosen.map(Number) })
+      }}
+    >
+      <FormError error={error} />
+      <div class="form-grid">
+        <Field id="brand-name" label="Name" errors={errorsFor(errors, "name")}>
+          {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field id="brand-classification" label="Classification" hint="Ignored brands are not counted" errors={errorsFor(errors, "classification")}>
+          {(p) => (
+            <select {...p} value={classification} onChange={(e) => setClassification(e.currentTarget.value)}>
+              {classifications.map((value) => <option key={value} value={value}>{value}</option>)}
+            </select>
+          )}
+        </Field>
+        <Field id="brand-aliases" label="Aliases" hint="One a line" errors={errorsFor(errors, "aliases")}>
+          {(p) => <textarea {...p} rows={3} value={aliases} onInput={(e) => setAliases(e.currentTarget.value)} />}
+        </Field>
+        <Field id="brand-domains" label="Domains" hint="One a line, e.g. example.com" errors={errorsFor(errors, "domains")}>
+          {(p) => <textarea {...p} rows={3} value={domains} onInput={(e) => setDomains(e.currentTarget.value)} />}
+        </Field>
+      </div>
+      <CheckGroup
+        id="brand-segments"
+        legend="Segments"
+        options={segments.map((segment) => ({ value: String(segment.id), label: segment.name }))}
+        selected={chosen}
+        onChange={setChosen}
+        errors={errorsFor(errors, "segment_ids")}
+      />
+      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="brand" />
+    </form>
+  )
+}
+
+export const SegmentForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Segment>) => {
+  const [name, setName] = useState(row?.name ?? "")
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit({ name })
+      }}
+    >
+      <FormError error={error} />
+      <Field id="segment-name" label="Name" errors={errorsFor(error?.body.errors, "name")}>
+        {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="segment" />
+    </form>
+  )
+}
