@@ -65,6 +65,8 @@ const DAYS = numberOption("days", 180)
 const PROMPTS = numberOption("prompts", 300)
 const CHUNK_DAYS = numberOption("chunk-days", 10)
 const DOMAINS = 2_000
+/** How long one statement of the fill may run: a chunk of 10 days on a busy 2-core machine takes minutes. */
+const STATEMENT_TIMEOUT_MS = 60 * 60_000
 const URLS = 30_000
 
 const url = requireDatabaseUrl("bench:data")
@@ -461,7 +463,11 @@ function gcd(a: number, b: number): number {
 const main = async () => {
   if (await ensureDatabase(url)) console.log(`created database ${displayUrl(url)}`)
   await Effect.runPromise(
-    program.pipe(Effect.provide(Database.layerServer(Redacted.make(url))), Logger.withMinimumLogLevel(LogLevel.Warning))
+    program.pipe(
+      // A chunk's statements (and a migration over this much data) take longer than the service's 30 s.
+      Effect.provide(Database.layerServer(Redacted.make(url), STATEMENT_TIMEOUT_MS)),
+      Logger.withMinimumLogLevel(LogLevel.Warning)
+    )
   )
 }
 

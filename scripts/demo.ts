@@ -6,8 +6,9 @@
  * days before today: one `backfill` run per monitor and day, whose jobs the collector's worker answers
  * with the simulated platform (docs/simulated.md) and stores through the ingestion path, each answer
  * dated on its slot's day: 3,600 answers, a few minutes on the embedded database (it prints its
- * progress). At the end it prints an API key and curl commands for `npm start`. DEMO_DAYS=n makes the
- * backfill shorter.
+ * progress). At the end it prints an API key and curl commands for `npm start`: brand visibility and
+ * share of voice, their series, the prompts where the own brand is missing, sources. DEMO_DAYS=n makes
+ * the backfill shorter.
  *
  * Uses the database the server uses: DATABASE_URL, or the embedded one in DATA_DIR (shared through a
  * running server, if one holds it). Each run makes a new organization; nothing is deleted.
@@ -158,6 +159,15 @@ BASE=http://localhost:3000/api/v1
 api() { curl -sg -H "Authorization: Bearer $KEY" -H "Service-Project-Id: ${project}" "$@"; echo; }
 
 api "$BASE/monitors/${monitors[0]}/runs?per_page=3"
+
+# How visible is Northwind CRM against its competitors, and is the change real? (docs/metrics.md)
+api "$BASE/analytics/brands?${window}"
+api "$BASE/analytics/brands?${window}&platforms[]=perplexity&sort_by=share_of_voice"
+api "$BASE/analytics/brands/time-series?${window}&interval=week&metric=share_of_voice&top_n=3"
+# The prompts where Northwind CRM is missing, first.
+api "$BASE/analytics/prompts?${window}&per_page=5"
+
+# Which sources the answers cite.
 api "$BASE/analytics/sources?${window}&sort_by=used_count&per_page=5"
 api "$BASE/analytics/source-urls?${window}&platforms[]=perplexity&per_page=5"
 api "$BASE/analytics/source-url-usage-time-series?${window}&interval=week&top_n=3"

@@ -7,17 +7,20 @@
  * Without DATABASE_URL: a temporary DATA_DIR (the embedded database), removed afterwards. With it: a
  * scratch database created on that server (the user needs CREATEDB) and dropped afterwards.
  *
- * It sets up an organization, a project, a monitor (3 platforms), 20 prompts and 10 brands in-process,
- * closes the database, writes an NDJSON file of generated responses (each ~600 characters mentioning 2-3
- * brands, with 5 citations), then runs the CLI as a user would (a child process that opens the database
- * itself): `import --json`, then `reanalyze --json`. It prints what the commands measured (their own
- * `seconds`, process start-up excluded) and the wall time of each child process.
+ * It sets up an organization, a project, a monitor (3 platforms), 20 prompts carrying one to three tags
+ * each (branded or non-branded, pricing on every second, comparison on every third: the analytics keep
+ * rollups per tag and pair of tags) and 10 brands in-process, closes the database, writes an NDJSON file
+ * of generated responses (each ~600 characters mentioning 2-3 brands, with 5 citations), then runs the
+ * CLI as a user would (a child process that opens the database itself): `import --json`, then
+ * `reanalyze --json`. It prints what the commands measured (their own `seconds`, process start-up
+ * excluded) and the wall time of each child process.
  */
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import pg from "pg"
 import { BrandsRepo } from "../src/Brands/Repo.ts"
@@ -131,7 +134,7 @@ const main = async () => {
     const runtime = ManagedRuntime.make(
       Repositories.layerSql.pipe(
         Layer.provide(Migrations.layer),
-        Layer.provide(Database.layer({ shareRunning: false })),
+        Layer.provideMerge(Database.layer({ shareRunning: false })),
         Layer.provide(settings)
       )
     )
@@ -151,6 +154,18 @@ const main = async () => {
       )
       yield* Effect.forEach(BRANDS, (brand) =>
         Effect.flatMap(BrandsRepo, (repo) => repo.create(project.id, { ...brand, classification: "competitor", segment_ids: [] })))
+      // Tags, in plain SQL (the fixture only needs the rows): the project's seeded ones and two more.
+      const sql = yield* SqlClient.SqlClient
+      const tag = (name: string) =>
+        sql<{ id: number }>`
+          INSERT INTO tags (project_id, name, color) VALUES (${project.id}, ${name}, '#6b7280')
+          ON CONFLICT (project_id, lower(name)) DO UPDATE SET name = excluded.name RETURNING id`.pipe(Effect.map((rows) => rows[0]!.id))
+      const [branded, nonBranded, pricing, comparison] = yield* Effect.forEach(["branded", "non-branded", "pricing", "comparison"], tag)
+      const promptTags = prompts.flatMap((prompt, i) =>
+        [i % 10 < 3 ? branded! : nonBranded!, ...(i % 2 === 0 ? [pricing!] : []), ...(i % 3 === 0 ? [comparison!] : [])]
+          .map((tag_id) => ({ prompt_id: prompt.id, tag_id }))
+      )
+      yield* sql`INSERT INTO prompt_tags ${sql.insert(promptTags)}`
       return { projectId: project.id, promptIds: prompts.map((prompt) => prompt.id) }
     }))
     await runtime.dispose()

@@ -7,30 +7,18 @@
  * The same runtime also gives the services themselves (Analytics, the repositories, the SqlClient),
  * so a benchmark can time the SQL of a request without HTTP, through the same connection pool.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpServer } from "@effect/platform"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
-import { createServer } from "node:http"
 import { Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
-import * as Migrations from "../../src/Database/Migrations.ts"
-import * as Health from "../../src/Http/Health.ts"
-import { requestLog } from "../../src/Http/RequestLog.ts"
-import * as Repositories from "../../src/Repositories.ts"
-import { ApiLive } from "../../src/Server.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
+import { onDatabase, serve } from "../../src/Server.ts"
 
 export const startBenchServer = async (databaseUrl: string) => {
   const url = Redacted.make(databaseUrl)
-  const dataLayer = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
-    Layer.provideMerge(Migrations.layer),
-    Layer.provideMerge(Database.layerServer(url))
-  )
-  const serverLayer = HttpApiBuilder.serve(requestLog).pipe(
-    Layer.provide(ApiLive),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
-  )
-  const layer = serverLayer.pipe(
-    Layer.provideMerge(dataLayer),
+  const layer = serve({ port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provide(Metrics.layer),
+    Layer.provideMerge(onDatabase(Database.layerServer(url))),
     Layer.provideMerge(Settings.layerWith({ rateLimitPerMinute: 1_000_000_000, databaseUrl: Option.some(url) })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.None))
   )

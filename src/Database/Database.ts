@@ -1,3 +1,4 @@
+import type { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import pg from "pg"
@@ -58,8 +59,19 @@ const embeddedClient = (endpoint: Embedded.EmbeddedEndpoint, statementTimeoutMs 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000
 
 /** The embedded database on a data directory (or in memory), owned by this process. */
-export const layerEmbedded = (dataDir: string | undefined, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS) =>
-  Layer.unwrapScoped(Effect.map(Embedded.serve({ dataDir }), (endpoint) => embeddedClient(endpoint, statementTimeoutMs)))
+export const layerEmbedded = (dataDir: string | undefined, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS, snapshot?: Blob) =>
+  Layer.unwrapScoped(Effect.map(Embedded.serve({ dataDir, snapshot }), (endpoint) => embeddedClient(endpoint, statementTimeoutMs)))
+
+/**
+ * An in-memory embedded database after `prepare` (the migrations), as a snapshot that fresh ones start
+ * from in a fraction of the time (the tests: one migration for the whole run, not one per file).
+ */
+export const embeddedSnapshot = <E>(prepare: Layer.Layer<never, E, SqlClient.SqlClient>) =>
+  Effect.scoped(Effect.gen(function*() {
+    const opened = yield* Embedded.open({ dataDir: undefined })
+    yield* Layer.build(prepare.pipe(Layer.provide(embeddedClient(opened.endpoint))))
+    return yield* opened.dump
+  }))
 
 export const layerServer = (url: Redacted.Redacted, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS) =>
   clientOf(makePool({ connectionString: Redacted.value(url), max: 10 }, statementTimeoutMs, true))

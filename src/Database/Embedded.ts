@@ -229,11 +229,21 @@ const socketDirectory = (dataDir: string | undefined) =>
       directory.temporary ? Effect.promise(() => Fs.rm(directory.path, { recursive: true, force: true })).pipe(Effect.ignore) : Effect.void
   )
 
+export interface EmbeddedOptions {
+  readonly dataDir: string | undefined
+  readonly maxConnections?: number
+  /** An in-memory database starts as this snapshot (`dump`) instead of empty: the tests' migrated one. */
+  readonly snapshot?: Blob | undefined
+}
+
 /**
  * Opens PGlite (in memory when `dataDir` is undefined) and serves it on its private Unix socket for the
  * lifetime of the scope. With a data directory, the socket is published for other processes.
  */
-export const serve = (options: { readonly dataDir: string | undefined; readonly maxConnections?: number }) =>
+export const serve = (options: EmbeddedOptions) => Effect.map(open(options), (opened) => opened.endpoint)
+
+/** `serve`, and a way to take a snapshot of the database as it is (an in-memory one, for tests). */
+export const open = (options: EmbeddedOptions) =>
   Effect.gen(function*() {
     const dataDir = options.dataDir === undefined ? undefined : Path.resolve(options.dataDir)
     if (dataDir !== undefined) {
@@ -248,7 +258,10 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
     const { PGLiteSocketServer } = yield* Effect.promise(() => import("@electric-sql/pglite-socket"))
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => PGlite.create(dataDir === undefined ? undefined : Path.join(dataDir, "pgdata")),
+        try: () =>
+          dataDir === undefined
+            ? PGlite.create(options.snapshot === undefined ? {} : { loadDataDir: options.snapshot })
+            : PGlite.create(Path.join(dataDir, "pgdata")),
         catch: (cause) => new EmbeddedDatabaseError({ message: "Cannot open the embedded database", cause })
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
@@ -280,5 +293,5 @@ export const serve = (options: { readonly dataDir: string | undefined; readonly 
         () => Effect.promise(() => Fs.rm(file, { force: true })).pipe(Effect.ignore)
       )
     }
-    return endpoint
+    return { endpoint, dump: Effect.promise(() => db.dumpDataDir("none")) }
   })

@@ -23,9 +23,11 @@ const freePort = () =>
   })
 
 /**
- * The real server process (`npm start`'s command) on the embedded database: SIGTERM lets the request in
- * flight finish, refuses new connections, then exits 0. The request is held in flight from outside by
- * an open transaction on the published PGlite socket, which queues the server's queries behind it.
+ * The real server started as a process manager starts it, `npm start` (which builds, then runs the
+ * server in npm's own child process), on the embedded database: a SIGTERM sent to npm reaches the
+ * server, which lets the request in flight finish, refuses new connections, and exits 0 (npm too). The
+ * request is held in flight from outside by an open transaction on the published PGlite socket, which
+ * queues the server's queries behind it.
  */
 describe("graceful shutdown", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "bvm-shutdown-"))
@@ -35,10 +37,10 @@ describe("graceful shutdown", () => {
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it("finishes in-flight requests on SIGTERM and exits 0", async () => {
+  it("finishes in-flight requests on SIGTERM to npm start, and exits 0", async () => {
     const port = await freePort()
     const { DATABASE_URL: _, ...env } = process.env
-    child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    child = spawn("npm", ["start", "--silent"], {
       env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "Warning" },
       stdio: ["ignore", "pipe", "pipe"]
     })
@@ -78,6 +80,8 @@ describe("graceful shutdown", () => {
     expect(await inFlight).toEqual({ status: 200, body: { status: "ready" } })
     expect(newConnection).toBe("refused")
     expect(await exited).toBe(0)
+    // Nothing left behind: the server was npm's own child, not an orphan of a shell.
+    expect(await fetch(`${base}/health`).then(() => "answered", () => "gone")).toBe("gone")
     await blocker.end().catch(() => {})
   }, 150_000)
 })

@@ -1,0 +1,68 @@
+import { type SqlClient, SqlError, SqlSchema, type Statement } from "@effect/sql"
+import { Cause, Effect, ParseResult, Schema } from "effect"
+import type { Page, Window } from "../Domain/Page.ts"
+
+/**
+ * Rows as the repositories read them: decoded with the domain's schemas (through `SqlSchema`), and a
+ * database failure or a row that does not match its schema is a defect, not an error a caller
+ * handles. The HTTP layer answers a defect with a 500, or a 503 when the database cannot be reached
+ * (Http/ErrorResponse.ts); the CLI and the collector report it and stop or retry.
+ */
+
+/** The schema of a row of `schema`: its type side, since rows come with `Date`s, not wire strings. */
+export const rowOf = <A, I, R>(schema: Schema.Schema<A, I, R>): Schema.Schema<A, A, never> =>
+  Schema.typeSchema(schema) as Schema.Schema<A, A, never>
+
+/** The columns a row of the struct `schema` is made of, in its fields' order. */
+export const columnsOf = (schema: { readonly fields: Schema.Struct.Fields }): ReadonlyArray<string> => Object.keys(schema.fields)
+
+/** A database failure, a row that does not match its schema, or no row where a query always gives one. */
+type Defect = SqlError.SqlError | ParseResult.ParseError | Cause.NoSuchElementException
+
+const isDefect = (error: unknown): error is Defect =>
+  error instanceof SqlError.SqlError || ParseResult.isParseError(error) || Cause.isNoSuchElementException(error)
+
+/** A query's database failures and undecodable rows as defects; its other errors stay. */
+export const orDefect = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, Defect>, R> =>
+  Effect.catchIf(effect, isDefect, (error) => Effect.die(error)) as Effect.Effect<A, Exclude<E, Defect>, R>
+
+/** A count of the database (`count(*)`, a bigint parsed to a number by Database/PgTypes.ts). */
+export const Count = Schema.Struct({ total: Schema.NonNegativeInt })
+
+/** A row's id. */
+export const IdRow = Schema.Struct({ id: Schema.Int })
+
+/** The rows of a statement built beforehand (its conditions already in it), decoded with `Result`. */
+export const decodeRows = <A, E, R>(Result: Schema.Schema<A, any>, statement: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+  SqlSchema.findAll({ Request: Schema.Void, Result, execute: () => statement })()
+
+/**
+ * One page of a list, decoded, with the exact size of the whole list: `columns` of `from` (the
+ * tables and their conditions) in `orderBy`. One statement: the count rides along on every row of the
+ * page (a window over the whole list); only a page past the end, which has no row to carry it, asks
+ * for the count on its own.
+ */
+export const findPage = <A>(
+  sql: SqlClient.SqlClient,
+  query: {
+    readonly Result: Schema.Schema<A, any>
+    readonly columns: Statement.Fragment
+    readonly from: Statement.Fragment
+    readonly orderBy: Statement.Fragment
+  },
+  window: Window
+): Effect.Effect<Page<A>> =>
+  Effect.gen(function*() {
+    const rows = yield* decodeRows(
+      Schema.Struct({ row: query.Result, total: Count.fields.total }),
+      sql`
+        SELECT ${query.columns}, count(*) OVER () AS total FROM ${query.from}
+        ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`.pipe(
+        Effect.map((raw) => raw.map((row) => ({ row, total: (row as { readonly total: unknown }).total })))
+      )
+    )
+    if (rows.length > 0) return { rows: rows.map((row) => row.row), total: rows[0]!.total }
+    if (window.offset === 0) return { rows: [], total: 0 }
+    const count = SqlSchema.single({ Request: Schema.Void, Result: Count, execute: () => sql`SELECT count(*) AS total FROM ${query.from}` })
+    return { rows: [], total: (yield* count()).total }
+  }).pipe(orDefect)

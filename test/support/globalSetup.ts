@@ -1,0 +1,48 @@
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import * as Database from "../../src/Database/Database.ts"
+import * as Migrations from "../../src/Database/Migrations.ts"
+import { buildServer } from "../../scripts/build-server.ts"
+
+/**
+ * Once for the whole run, before any test file: the server's build (dist/server/), which the tests that
+ * start processes run, and the migrated database every suite starts from, so that
+ * no file pays for the migrations (a few seconds each, on the embedded database). The embedded one as a
+ * snapshot in a file (BVM_TEST_EMBEDDED_SNAPSHOT), PostgreSQL's as a template database
+ * (BVM_TEST_PG_TEMPLATE) that `CREATE DATABASE ... TEMPLATE` copies. The suites that test the
+ * migrations themselves start from an empty database (test/support/Databases.ts, `freshSql`).
+ */
+export default async function setup() {
+  // The processes the tests start (the CLI, the server, workers) run as users run them: built.
+  await buildServer()
+  const quiet = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Logger.withMinimumLogLevel(effect, LogLevel.None))
+  const folder = mkdtempSync(join(tmpdir(), "bvm-test-"))
+  const snapshot = await quiet(Database.embeddedSnapshot(Migrations.layer))
+  const file = join(folder, "migrated.tar")
+  writeFileSync(file, Buffer.from(await snapshot.arrayBuffer()))
+  process.env.BVM_TEST_EMBEDDED_SNAPSHOT = file
+
+  let dropTemplate = async () => {}
+  const serverUrl = process.env.DATABASE_URL
+  if (serverUrl) {
+    const name = `bvm_test_template_${process.pid}_${Date.now()}`
+    const admin = new pg.Client({ connectionString: serverUrl })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    const url = new URL(serverUrl)
+    url.pathname = `/${name}`
+    await quiet(Effect.scoped(Layer.build(Migrations.layer.pipe(Layer.provide(Database.layerServer(Redacted.make(url.toString())))))))
+    process.env.BVM_TEST_PG_TEMPLATE = name
+    dropTemplate = async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    }
+  }
+  return async () => {
+    await dropTemplate()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
