@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AnalyticsApi } from "./Analytics/Api.ts"
+import { ApiKeysApi } from "./ApiKeys/Api.ts"
 import { BrandMentionsApi } from "./BrandMentions/Api.ts"
 import { BrandsApi } from "./Brands/Api.ts"
 import { RunsApi } from "./Collector/Runs/Api.ts"
@@ -31,11 +32,8 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(SourcesApi)
   .add(BrandMentionsApi)
   .add(AnalyticsApi)
-  .addError(ErrorSchemas.Unauthenticated)
-  .addError(ErrorSchemas.Forbidden)
-  .addError(ErrorSchemas.NotFound)
-  .addError(ErrorSchemas.Unprocessable)
-  .addError(ErrorSchemas.TooManyRequests)
+  .add(ApiKeysApi)
+  // Any endpoint may fail with these (ErrorResponse.ts); the other errors are declared where they arise.
   .addError(ErrorSchemas.ServerError)
   .addError(ErrorSchemas.ServiceUnavailable)
   .prefix("/api/v1")

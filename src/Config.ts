@@ -27,6 +27,10 @@ export interface AppSettings {
   readonly collectorConcurrency: number
   /** How many days back a slot without a run is recorded as missed. */
   readonly collectorMissedDays: number
+  /** Whether `GET /metrics` serves the Prometheus metrics (`METRICS=on`); off, it does not exist. */
+  readonly metrics: boolean
+  /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  readonly metricsToken: Option.Option<Redacted.Redacted>
 }
 
 /** Log level names, in any case. */
@@ -48,6 +52,18 @@ const atLeast = (name: string, fallback: number, min: number) =>
   Config.integer(name).pipe(
     Config.withDefault(fallback),
     Config.validate({ message: `${name} must be at least ${min}`, validation: (n) => n >= min })
+  )
+
+/** A switch: on, true, 1, yes or off, false, 0, no, in any case. */
+const onOff = (name: string, fallback: "on" | "off") =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((value) => {
+      const normalized = value.trim().toLowerCase()
+      if (["on", "true", "1", "yes"].includes(normalized)) return Either.right(true)
+      if (["off", "false", "0", "no"].includes(normalized)) return Either.right(false)
+      return Either.left(ConfigError.InvalidData([name], `Expected on or off, got "${value}"`))
+    })
   )
 
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
@@ -75,20 +91,16 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
     })
   ),
   shutdownTimeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(Config.withDefault(10)),
-  worker: Config.string("WORKER").pipe(
-    Config.withDefault("on"),
-    Config.mapOrFail((value) => {
-      const normalized = value.trim().toLowerCase()
-      if (["on", "true", "1", "yes"].includes(normalized)) return Either.right(true)
-      if (["off", "false", "0", "no"].includes(normalized)) return Either.right(false)
-      return Either.left(ConfigError.InvalidData(["WORKER"], `Expected on or off, got "${value}"`))
-    })
-  ),
+  worker: onOff("WORKER", "on"),
   collectorTickSeconds: atLeast("COLLECTOR_TICK_SECONDS", 30, 1),
   collectorLeaseSeconds: atLeast("COLLECTOR_LEASE_SECONDS", 300, 10),
   collectorMaxAttempts: atLeast("COLLECTOR_MAX_ATTEMPTS", 3, 1),
   collectorConcurrency: atLeast("COLLECTOR_CONCURRENCY", 4, 1),
-  collectorMissedDays: atLeast("COLLECTOR_MISSED_DAYS", 7, 0)
+  collectorMissedDays: atLeast("COLLECTOR_MISSED_DAYS", 7, 0),
+  metrics: onOff("METRICS", "off"),
+  metricsToken: Config.option(Config.redacted("METRICS_TOKEN")).pipe(
+    Config.map(Option.filter((token) => Redacted.value(token).trim() !== ""))
+  )
 })
 
 export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
@@ -109,6 +121,8 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     collectorMaxAttempts: 3,
     collectorConcurrency: 4,
     collectorMissedDays: 7,
+    metrics: false,
+    metricsToken: Option.none(),
     ...overrides
   })
   static readonly layerWith = (overrides: Partial<AppSettings> = {}) => Layer.succeed(Settings, Settings.make(overrides))

@@ -1,4 +1,18 @@
-import { Layer } from "effect"
+import { type Context, Effect, Layer } from "effect"
+import { Analytics as AnalyticsService } from "./Analytics/Analytics.ts"
+import { ApiKeysRepo } from "./ApiKeys/Repo.ts"
+import { BrandMentionsRepo } from "./BrandMentions/Repo.ts"
+import { BrandsRepo } from "./Brands/Repo.ts"
+import { RunsRepo } from "./Collector/Runs/Repo.ts"
+import { MonitorsRepo } from "./Monitors/Repo.ts"
+import { traced } from "./Observability/Tracing.ts"
+import { OrganizationsRepo } from "./Organizations/Repo.ts"
+import { ProjectsRepo } from "./Projects/Repo.ts"
+import { PromptsRepo } from "./Prompts/Repo.ts"
+import { ResponsesRepo } from "./Responses/Repo.ts"
+import { SegmentsRepo } from "./Segments/Repo.ts"
+import { SourcesRepo } from "./Sources/Repo.ts"
+import { TagsRepo } from "./Tags/Repo.ts"
 import * as Analytics from "./Analytics/AnalyticsSql.ts"
 import * as AnalyticsMemory from "./Analytics/AnalyticsMemory.ts"
 import * as ApiKeys from "./ApiKeys/Repo.ts"
@@ -27,36 +41,40 @@ import * as SourcesMemory from "./Sources/RepoMemory.ts"
 import * as Tags from "./Tags/Repo.ts"
 import * as TagsMemory from "./Tags/RepoMemory.ts"
 
+/** A repository whose every call is a span named after it (`TagsRepo.list`): Observability/Tracing.ts. */
+const withSpans = <I, S extends object, E, R>(tag: Context.Tag<I, S>, layer: Layer.Layer<I, E, R>) =>
+  Layer.effect(tag, Effect.map(tag, (service) => traced(tag.key, service))).pipe(Layer.provide(layer))
+
 /** Every repository, on the SQL database (needs a `SqlClient`). */
 export const layerSql = Layer.mergeAll(
-  Organizations.layerSql,
-  ApiKeys.layerSql,
-  Projects.layerSql,
-  Monitors.layerSql,
-  Runs.layerSql,
-  Prompts.layerSql,
-  Tags.layerSql,
-  Brands.layerSql,
-  Segments.layerSql,
-  Responses.layerSql,
-  Sources.layerSql,
-  BrandMentions.layerSql,
-  Analytics.layerSql
+  withSpans(OrganizationsRepo, Organizations.layerSql),
+  withSpans(ApiKeysRepo, ApiKeys.layerSql),
+  withSpans(ProjectsRepo, Projects.layerSql),
+  withSpans(MonitorsRepo, Monitors.layerSql),
+  withSpans(RunsRepo, Runs.layerSql),
+  withSpans(PromptsRepo, Prompts.layerSql),
+  withSpans(TagsRepo, Tags.layerSql),
+  withSpans(BrandsRepo, Brands.layerSql),
+  withSpans(SegmentsRepo, Segments.layerSql),
+  withSpans(ResponsesRepo, Responses.layerSql),
+  withSpans(SourcesRepo, Sources.layerSql),
+  withSpans(BrandMentionsRepo, BrandMentions.layerSql),
+  withSpans(AnalyticsService, Analytics.layerSql)
 )
 
 /** Every repository, on one fresh in-memory store: the reference implementation for tests. */
 export const layerMemory = Layer.mergeAll(
-  OrganizationsMemory.layerMemory,
-  ApiKeysMemory.layerMemory,
-  ProjectsMemory.layerMemory,
-  MonitorsMemory.layerMemory,
-  RunsMemory.layerMemory,
-  PromptsMemory.layerMemory,
-  TagsMemory.layerMemory,
-  BrandsMemory.layerMemory,
-  SegmentsMemory.layerMemory,
-  ResponsesMemory.layerMemory,
-  SourcesMemory.layerMemory,
-  BrandMentionsMemory.layerMemory,
-  AnalyticsMemory.layerMemory
+  withSpans(OrganizationsRepo, OrganizationsMemory.layerMemory),
+  withSpans(ApiKeysRepo, ApiKeysMemory.layerMemory),
+  withSpans(ProjectsRepo, ProjectsMemory.layerMemory),
+  withSpans(MonitorsRepo, MonitorsMemory.layerMemory),
+  withSpans(RunsRepo, RunsMemory.layerMemory),
+  withSpans(PromptsRepo, PromptsMemory.layerMemory),
+  withSpans(TagsRepo, TagsMemory.layerMemory),
+  withSpans(BrandsRepo, BrandsMemory.layerMemory),
+  withSpans(SegmentsRepo, SegmentsMemory.layerMemory),
+  withSpans(ResponsesRepo, ResponsesMemory.layerMemory),
+  withSpans(SourcesRepo, SourcesMemory.layerMemory),
+  withSpans(BrandMentionsRepo, BrandMentionsMemory.layerMemory),
+  withSpans(AnalyticsService, AnalyticsMemory.layerMemory)
 ).pipe(Layer.provideMerge(MemoryStore.layer))

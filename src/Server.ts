@@ -1,8 +1,10 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
+import { ApiKeysLive } from "./ApiKeys/Http.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
 import { BrandsLive } from "./Brands/Http.ts"
 import * as Collector from "./Collector/Collector.ts"
@@ -20,6 +22,7 @@ import { RequestQuota } from "./Http/RequestQuota.ts"
 import { makeNodeServer } from "./Http/NodeServer.ts"
 import { guardInput } from "./Http/RequestBody.ts"
 import { requestLog } from "./Http/RequestLog.ts"
+import * as Metrics from "./Observability/Metrics.ts"
 import { MeLive } from "./Me/Http.ts"
 import { MonitorsLive } from "./Monitors/Http.ts"
 import { OrganizationsLive } from "./Organizations/Http.ts"
@@ -31,6 +34,7 @@ import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
+import * as Dashboard from "./Web/Dashboard.ts"
 
 const knownRoutes = makeKnownRoutes(Api)
 
@@ -39,30 +43,44 @@ const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, Pro
   Layer.provide(Layer.mergeAll(KeyAuth.layer, RequestQuota.layer))
 )
 
-/** The API with its handlers, docs and health routes, behind the input limits; every failure answered by `errorResponse`. */
+/**
+ * The API with its handlers, docs and health routes, behind the input limits. The errors the endpoints
+ * declare are encoded by the API from their schemas; `errorResponse` answers the rest.
+ */
 export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
-  // The input limits (body size and type, nesting, path) first; every failure answered by `errorResponse`.
+  // The input limits (body size and type, nesting, path) first; a known path asked with another method is a 405.
   HttpApiBuilder.middleware((app) =>
     Effect.catchAllCause(guardInput(app), (cause) =>
-      Effect.flatMap(methodNotAllowed(knownRoutes, cause), Option.match({ onNone: () => errorResponse(cause), onSome: Effect.succeed })))
+      Effect.flatMap(methodNotAllowed(knownRoutes, cause), Option.match({ onNone: () => errorResponse(cause), onSome: Effect.succeed }))) as
+      // What fails on is an error some endpoint declares: the API encodes it (its type is the endpoints', not the API's).
+      Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
   ),
-  Health.layer
+  Health.layer,
+  Metrics.route,
+  Dashboard.layer
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
       Layer.provide(MiddlewareLive)
     )
   )
 )
 
-/** The repositories and readiness check on the configured database, migrated before serving. */
-export const DatabaseLive = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
-  Layer.provideMerge(Migrations.layer),
-  Layer.provideMerge(Database.layer({ shareRunning: false }))
-)
+/** The repositories and readiness check on a SQL client, migrated before serving. */
+export const onDatabase = <E, R>(client: Layer.Layer<SqlClient.SqlClient, E, R>) =>
+  Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
+    Layer.provideMerge(Migrations.layer),
+    Layer.provideMerge(client)
+  )
+
+/** The repositories and readiness check on the configured database. */
+export const DatabaseLive = onDatabase(Database.layer({ shareRunning: false }))
+
+/** The repositories on one fresh in-memory store, always ready: the reference the tests hold the SQL ones to. */
+export const MemoryLive = Layer.merge(Repositories.layerMemory, Health.Readiness.layerAlways)
 
 /**
  * The collector (scheduler and worker) on the configured database and platforms, or nothing when
@@ -83,10 +101,15 @@ const AnnounceAddress = Layer.effectDiscard(HttpServer.addressWith((address) =>
   )
 ))
 
-/** The HTTP server on `PORT`, serving the API with request ids and access logs. */
-export const HttpServerLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
-  Layer.merge(HttpApiBuilder.serve(requestLog), AnnounceAddress).pipe(
+/**
+ * The HTTP server listening on `address`, serving the API with request ids, access logs and metrics
+ * (it needs `Metrics`: one registry per process, shared with the collector's workers).
+ */
+export const serve = (address: { readonly port: number; readonly host?: string }) =>
+  Layer.merge(HttpApiBuilder.serve((app) => requestLog(Metrics.measured(knownRoutes)(app))), AnnounceAddress).pipe(
     Layer.provide(ApiLive),
-    Layer.provide(NodeHttpServer.layer(makeNodeServer, { port: settings.port }))
+    Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, address))
   )
-))
+
+/** The HTTP server on `PORT`. */
+export const HttpServerLive = Layer.unwrapEffect(Effect.map(Settings, (settings) => serve({ port: settings.port })))

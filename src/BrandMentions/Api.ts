@@ -6,9 +6,10 @@ import { Organization } from "../Domain/Organization.ts"
 import { Project } from "../Domain/Project.ts"
 import { Prompt } from "../Domain/Prompt.ts"
 import { BrandMention, Response } from "../Domain/Response.ts"
-import { requires } from "../Http/Authorize.ts"
-import { BadRequest } from "../Http/ErrorSchemas.ts"
+import { guarded } from "../Http/Authorize.ts"
+import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
+import { listFilterQuery } from "../Http/FilterQuery.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { PageQuery } from "../Http/Responses.ts"
@@ -44,6 +45,7 @@ const IncludeList = Schema.String.pipe(
 
 export const BrandMentionsQuery = Fields.input({
   ...PageQuery,
+  ...listFilterQuery,
   response_id: Fields.optional(Fields.idQuery("response_id")),
   brand_id: Fields.optional(Fields.idQuery("brand_id")),
   sort_by: Fields.optional(Fields.oneOf("sort_by", sortColumns).annotations({ description: "Default `created_at`." })),
@@ -79,16 +81,13 @@ export class BrandMentionsApi extends HttpApiGroup.make("brandMentions")
       .setUrlParams(BrandMentionsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(BrandMentionWithRelations))
-      .middleware(requires("brands:read"))
-      .annotate(OpenApi.Summary, "List brand mentions")
-      .annotate(
-        OpenApi.Description,
-        "Every brand mention of the active project, newest first. Filters `response_id`, `brand_id`; `sort_by` one of " +
+      .pipe(guarded("brands:read", "List brand mentions", "Every brand mention of the active project, newest first, with its response's `collected_at`. " +
+          "Filters `response_id`, `brand_id`, and those of the responses: `start_date` and `end_date` (on `collected_at`, together), " +
+          "`platforms[]`, `countries[]`, `monitors[]`, `tags[]`; `sort_by` one of " +
           `${sortColumns.join(", ")} with \`sort_order\` asc or desc (id breaks ties); \`include\` nests related resources ` +
-          "(`response.prompt` under `response`, `brand.project.organization` under `brand.project`). Ability `brands:read`."
-      )
+          "(`response.prompt` under `response`, `brand.project.organization` under `brand.project`)."))
   )
   .middleware(ProjectContext)
-  .addError(BadRequest)
+  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Brand mentions")
 {}

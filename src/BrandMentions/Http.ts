@@ -1,11 +1,15 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { Analytics } from "../Analytics/Analytics.ts"
 import { Api } from "../Api.ts"
+import { orDefect } from "../Database/Rows.ts"
 import { BrandsRepo } from "../Brands/Repo.ts"
+import { brandOf } from "../Domain/Brand.ts"
 import type { Project } from "../Domain/Project.ts"
 import type { BrandMention } from "../Domain/Response.ts"
-import { ValidationError } from "../Domain/Errors.ts"
+import { decodeResponseFilters } from "../Http/FilterQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
+import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
@@ -25,6 +29,7 @@ export const BrandMentionsLive = HttpApiBuilder.group(Api, "brandMentions", (han
     const monitors = yield* MonitorsRepo
     const brands = yield* BrandsRepo
     const organizations = yield* OrganizationsRepo
+    const analytics = yield* Analytics
 
     /**
      * The included relations of a page, one query per relation, never per row. A nested relation
@@ -34,15 +39,11 @@ export const BrandMentionsLive = HttpApiBuilder.group(Api, "brandMentions", (han
     const withRelations = (project: Project, page: ReadonlyArray<BrandMention>, include: ReadonlySet<Include>) =>
       Effect.gen(function*() {
         const has = (prefix: string) => [...include].some((name) => name === prefix || name.startsWith(`${prefix}.`))
-        const responseRows = has("response") ? byId(yield* responses.findMany(project.id, distinct(page.map((m) => m.response_id)))) : new Map()
+        const responseRows = byId(has("response") ? yield* responses.findMany(project.id, distinct(page.map((m) => m.response_id))) : [])
         const responseList = [...responseRows.values()]
-        const promptRows = include.has("response.prompt")
-          ? byId(yield* prompts.findMany(project.id, distinct(responseList.map((r) => r.prompt_id))))
-          : new Map()
-        const monitorRows = include.has("response.monitor")
-          ? byId(yield* monitors.findMany(project.id, distinct(responseList.map((r) => r.monitor_id))))
-          : new Map()
-        const brandRows = has("brand") ? byId(yield* brands.findMany(project.id, distinct(page.map((m) => m.brand_id)))) : new Map()
+        const promptRows = byId(include.has("response.prompt") ? yield* prompts.findMany(project.id, distinct(responseList.map((r) => r.prompt_id))) : [])
+        const monitorRows = byId(include.has("response.monitor") ? yield* monitors.findMany(project.id, distinct(responseList.map((r) => r.monitor_id))) : [])
+        const brandRows = byId(has("brand") ? yield* brands.findMany(project.id, distinct(page.map((m) => m.brand_id))) : [])
         const organization = include.has("brand.project.organization")
           ? Option.getOrUndefined(yield* organizations.findById(project.organization_id))
           : undefined
@@ -62,7 +63,7 @@ export const BrandMentionsLive = HttpApiBuilder.group(Api, "brandMentions", (han
             }),
             ...(brand === undefined ? {} : {
               brand: {
-                ...brand,
+                ...brandOf(project)(brand),
                 ...(has("brand.project")
                   ? { project: { ...project, ...(organization === undefined ? {} : { organization }) } }
                   : {})
@@ -75,16 +76,17 @@ export const BrandMentionsLive = HttpApiBuilder.group(Api, "brandMentions", (han
     return handlers.handle("list", ({ urlParams }) =>
       Effect.gen(function*() {
         const project = yield* CurrentProject
-        const errors: Record<string, ReadonlyArray<string>> = {}
-        if (urlParams.response_id !== undefined && Option.isNone(yield* responses.find(project.id, urlParams.response_id))) {
-          errors.response_id = ["The selected response id is invalid."]
-        }
-        if (urlParams.brand_id !== undefined && Option.isNone(yield* brands.find(project.id, urlParams.brand_id))) {
-          errors.brand_id = ["The selected brand id is invalid."]
-        }
-        if (Object.keys(errors).length > 0) return yield* new ValidationError({ errors })
+        yield* checkReferences([
+          {
+            field: "response_id",
+            ids: urlParams.response_id,
+            existing: (ids) => Effect.map(responses.findMany(project.id, ids), (found) => found.map((response) => response.id))
+          },
+          { field: "brand_id", ids: urlParams.brand_id, existing: (ids) => brands.existing(project.id, ids) }
+        ])
         const order = { by: urlParams.sort_by ?? "created_at", direction: urlParams.sort_order ?? "desc" } as const
-        const filter = { responseId: urlParams.response_id, brandId: urlParams.brand_id }
+        const filters = yield* decodeResponseFilters((references) => orDefect(analytics.knownReferences(project.id, references)))
+        const filter = { ...filters, responseId: urlParams.response_id, brandId: urlParams.brand_id }
         const page = yield* paginated(urlParams, (window) => mentions.list(project.id, filter, order, window))
         const include = new Set(urlParams.include ?? [])
         if (include.size === 0) return page

@@ -1,12 +1,15 @@
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
+import { findPage, rowOf } from "../Database/Rows.ts"
 import type { Page, Window } from "../Domain/Page.ts"
-import type { BrandMention } from "../Domain/Response.ts"
+import { responseConditions, type ResponseFilters } from "../Responses/Filters.ts"
+import { BrandMention } from "../Domain/Response.ts"
 
-export const sortColumns = ["created_at", "updated_at", "position", "sentiment_score", "id"] as const
+export const sortColumns = ["created_at", "updated_at", "collected_at", "position", "sentiment_score", "id"] as const
 export type SortColumn = (typeof sortColumns)[number]
 
-export interface MentionFilter {
+/** By response, by brand, and by their responses' window and filters. */
+export interface MentionFilter extends ResponseFilters {
   readonly responseId?: number | undefined
   readonly brandId?: number | undefined
 }
@@ -23,8 +26,10 @@ export class BrandMentionsRepo extends Context.Tag("BrandMentionsRepo")<BrandMen
     filter: MentionFilter,
     order: MentionOrder,
     window: Window
-  ) => Effect.Effect<Page<BrandMention>, SqlError.SqlError>
+  ) => Effect.Effect<Page<BrandMention>>
 }>() {}
+
+const Row = rowOf(BrandMention)
 
 export const layerSql = Layer.effect(
   BrandMentionsRepo,
@@ -33,22 +38,21 @@ export const layerSql = Layer.effect(
     return BrandMentionsRepo.of({
       list: (projectId, filter, order, window) => {
         const where = sql.and([
-          sql`project_id = ${projectId}`,
-          ...(filter.responseId === undefined ? [] : [sql`response_id = ${filter.responseId}`]),
-          ...(filter.brandId === undefined ? [] : [sql`brand_id = ${filter.brandId}`])
+          sql`m.project_id = ${projectId}`,
+          ...(filter.responseId === undefined ? [] : [sql`m.response_id = ${filter.responseId}`]),
+          ...(filter.brandId === undefined ? [] : [sql`m.brand_id = ${filter.brandId}`]),
+          ...responseConditions(sql, sql`r`, filter)
         ])
         // The column and direction come from closed lists, never from the request's text.
         const direction = sql.literal(order.direction === "asc" ? "ASC" : "DESC")
-        const orderBy = order.by === "id" ? sql`id ${direction}` : sql`${sql(order.by)} ${direction}, id ${direction}`
-        return Effect.all({
-          rows: sql<BrandMention>`
-            SELECT id, response_id, brand_id, position, sentiment_score, created_at, updated_at
-            FROM brand_mentions WHERE ${where}
-            ORDER BY ${orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`,
-          total: sql<{ total: number }>`SELECT count(*) AS total FROM brand_mentions WHERE ${where}`.pipe(
-            Effect.map((rows) => rows[0]!.total)
-          )
-        })
+        const column = order.by === "collected_at" ? sql`r.collected_at` : sql`m.${sql(order.by)}`
+        const orderBy = order.by === "id" ? sql`m.id ${direction}` : sql`${column} ${direction}, m.id ${direction}`
+        return findPage(sql, {
+          Result: Row,
+          columns: sql`m.id, m.response_id, m.brand_id, m.position, m.sentiment_score, r.collected_at, m.created_at, m.updated_at`,
+          from: sql`brand_mentions m JOIN responses r ON r.id = m.response_id WHERE ${where}`,
+          orderBy
+        }, window)
       }
     })
   })

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import type { BrandMention } from "../Domain/Response.ts"
 import { MemoryStore, pageOf } from "../Memory/Store.ts"
+import { matchesFilters } from "../Responses/Filters.ts"
 import { BrandMentionsRepo } from "./Repo.ts"
 
 export const layerMemory = Layer.effect(
@@ -18,9 +19,10 @@ export const layerMemory = Layer.effect(
             .filter((m) =>
               m.project_id === projectId &&
               (filter.responseId === undefined || m.response_id === filter.responseId) &&
-              (filter.brandId === undefined || m.brand_id === filter.brandId)
+              (filter.brandId === undefined || m.brand_id === filter.brandId) &&
+              matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(db.responses.get(m.response_id)!)
             )
-            .map(({ project_id: _, ...mention }) => mention)
+            .map(({ project_id: _, ...mention }): BrandMention => ({ ...mention, collected_at: db.responses.get(mention.response_id)!.collected_at }))
             .sort((a, b) => sign * (value(a) - value(b)) || sign * (a.id - b.id))
           return pageOf(rows, window)
         })

@@ -1,12 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Brand, classifications } from "../Domain/Brand.ts"
-import { BadRequest } from "../Http/ErrorSchemas.ts"
-import { requires } from "../Http/Authorize.ts"
 import * as Fields from "../Http/Fields.ts"
-import { PaginatedSchema } from "../Http/Pagination.ts"
-import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
-import { DataOf, PageQuery } from "../Http/Responses.ts"
+import { attachmentEndpoints, projectResourceApi } from "../Http/ProjectResourceApi.ts"
 
 const fields = {
   name: Fields.text("name", 255),
@@ -36,81 +32,34 @@ export const UpdateBrand = Fields.input({
   segment_ids: Fields.optional(fields.segment_ids).annotations({ description: "Replaces the brand's whole segment set." })
 }).annotations({ examples: [{ classification: "ignored" }] })
 
-const brandParam = HttpApiSchema.param("brand", Fields.PathId)
-const segmentParam = HttpApiSchema.param("segment", Fields.PathId)
+const segmentsOf = attachmentEndpoints({
+  path: "/brands",
+  param: "brand",
+  others: "segments",
+  otherParam: "segment",
+  resource: Brand,
+  ability: "brands:write",
+  name: "Segment",
+  noun: { owner: "brand", other: "segment" }
+})
 
-export class BrandsApi extends HttpApiGroup.make("brands")
-  .add(
-    HttpApiEndpoint.get("list", "/brands")
-      .setUrlParams(Fields.input(PageQuery))
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(Brand))
-      .middleware(requires("brands:read"))
-      .annotate(OpenApi.Summary, "List brands")
-      .annotate(OpenApi.Description, "Every brand of the active project with its segment ids, by id. Ability `brands:read`.")
-  )
-  .add(
-    HttpApiEndpoint.post("create", "/brands")
-      .setPayload(CreateBrand)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Brand), { status: 201 })
-      .middleware(requires("brands:write"))
-      .annotate(OpenApi.Summary, "Create a brand")
-      .annotate(
-        OpenApi.Description,
-        "`name` 1-255 characters; optional `aliases`, `domains`, `classification` (default `competitor`) and `segment_ids` (segments of the active project). Ability `brands:write`."
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("get")`/brands/${brandParam}`
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Brand))
-      .middleware(requires("brands:read"))
-      .annotate(OpenApi.Summary, "Read a brand")
-      .annotate(OpenApi.Description, "One brand of the active project, with its segment ids. Ability `brands:read`.")
-  )
-  .add(
-    HttpApiEndpoint.patch("update")`/brands/${brandParam}`
-      .setPayload(UpdateBrand)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Brand))
-      .middleware(requires("brands:write"))
-      .annotate(OpenApi.Summary, "Update a brand")
-      .annotate(
-        OpenApi.Description,
-        "Any subset of `name`, `aliases`, `domains`, `classification`, `segment_ids`; omitted fields keep their value, `segment_ids` replaces the segment set. Ability `brands:write`."
-      )
-  )
-  .add(
-    HttpApiEndpoint.del("delete")`/brands/${brandParam}`
-      .setHeaders(ProjectHeader)
-      .middleware(requires("brands:write"))
-      .annotate(OpenApi.Summary, "Delete a brand")
-      .annotate(
-        OpenApi.Description,
-        "Deletes the brand with its mentions and segment attachments; a project whose own brand it was is left without one. 204. Ability `brands:write`."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("attachSegment")`/brands/${brandParam}/segments/${segmentParam}`
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Brand))
-      .middleware(requires("brands:write"))
-      .annotate(OpenApi.Summary, "Attach a segment")
-      .annotate(OpenApi.Description, "Idempotent: attaching an attached segment changes nothing. Answers the brand. Ability `brands:write`.")
-  )
-  .add(
-    HttpApiEndpoint.del("detachSegment")`/brands/${brandParam}/segments/${segmentParam}`
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Brand))
-      .middleware(requires("brands:write"))
-      .annotate(OpenApi.Summary, "Detach a segment")
-      .annotate(
-        OpenApi.Description,
-        "Idempotent: detaching a segment that is not attached changes nothing. Answers the brand. Ability `brands:write`."
-      )
-  )
-  .middleware(ProjectContext)
-  .addError(BadRequest)
-  .annotate(OpenApi.Title, "Brands")
-{}
+export class BrandsApi extends projectResourceApi({
+  group: "brands",
+  path: "/brands",
+  param: "brand",
+  resource: Brand,
+  create: CreateBrand,
+  update: UpdateBrand,
+  read: "brands:read",
+  write: "brands:write",
+  noun: { one: "brand", many: "brands" },
+  describe: {
+    list: "Every brand of the active project with its segment ids, by id.",
+    create:
+      "`name` 1-255 characters; optional `aliases`, `domains`, `classification` (default `competitor`) and `segment_ids` (segments of the active project).",
+    get: "One brand of the active project, with its segment ids.",
+    update:
+      "Any subset of `name`, `aliases`, `domains`, `classification`, `segment_ids`; omitted fields keep their value, `segment_ids` replaces the segment set.",
+    delete: "Deletes the brand with its mentions and segment attachments; a project whose own brand it was is left without one. 204."
+  }
+}).add(segmentsOf.attach).add(segmentsOf.detach).annotate(OpenApi.Title, "Brands") {}

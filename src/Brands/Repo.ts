@@ -1,71 +1,41 @@
-import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer, Option } from "effect"
-import { changesOf, isEmpty } from "../Database/Changes.ts"
-import type { Brand, Classification } from "../Domain/Brand.ts"
-import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
-import type { Page, Window } from "../Domain/Page.ts"
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+import * as ProjectTable from "../Database/ProjectTable.ts"
+import { orDefect } from "../Database/Rows.ts"
+import { type Classification, StoredBrand } from "../Domain/Brand.ts"
+import type { NotFound } from "../Domain/Errors.ts"
 
 export interface NewBrand {
   readonly name: string
   readonly aliases: ReadonlyArray<string>
   readonly domains: ReadonlyArray<string>
   readonly classification: Classification
-  /** Segment ids of the same project, already checked. */
+  /** Segment ids of the same project, already checked: the brand's whole segment set. */
   readonly segment_ids: ReadonlyArray<number>
 }
 
-/** When given, `segment_ids` is the whole new segment set. */
-export type BrandPatch = { readonly [K in keyof NewBrand]?: NewBrand[K] | undefined }
-
-export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, {
-  readonly list: (projectId: number, window: Window) => Effect.Effect<Page<Brand>, SqlError.SqlError>
-  readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Brand>, SqlError.SqlError>
-  /** The brands of these ids in the project, by id, with their segment ids, in two queries. */
-  readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Brand>, SqlError.SqlError>
-  readonly create: (projectId: number, brand: NewBrand) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
-  readonly update: (id: number, patch: BrandPatch) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
-  /**
-   * Deletes the brand with its mentions and segment attachments, in one transaction; a project whose own
-   * brand it was is left without one.
-   */
-  readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
+/**
+ * The project's brands, each with its segment ids. Deleting one deletes its mentions and segment
+ * attachments, and a project whose own brand it was is left without one.
+ */
+export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, ProjectTable.ProjectTable<StoredBrand, NewBrand> & {
   /** Idempotent: attaching an attached segment (or detaching a detached one) changes nothing. */
-  readonly attachSegment: (brandId: number, segmentId: number) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
-  readonly detachSegment: (brandId: number, segmentId: number) => Effect.Effect<Brand, NotFound | SqlError.SqlError>
+  readonly attachSegment: (brandId: number, segmentId: number) => Effect.Effect<StoredBrand, NotFound>
+  readonly detachSegment: (brandId: number, segmentId: number) => Effect.Effect<StoredBrand, NotFound>
 }>() {}
-
-type BrandRow = Omit<Brand, "segment_ids">
 
 export const layerSql = Layer.effect(
   BrandsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const columns = sql`id, project_id, name, aliases, domains, classification, created_at, updated_at`
 
-    // The segment ids of a whole page in one query, never one per row.
-    const withSegments = (rows: ReadonlyArray<BrandRow>) =>
-      rows.length === 0
-        ? Effect.succeed<Array<Brand>>([])
-        : sql<{ brand_id: number; segment_id: number }>`
-            SELECT brand_id, segment_id FROM brand_segments
-            WHERE brand_id IN ${sql.in(rows.map((row) => row.id))}
-            ORDER BY segment_id`.pipe(
-          Effect.map((links) => {
-            const segmentsByBrand = new Map<number, Array<number>>()
-            for (const { brand_id, segment_id } of links) {
-              const ids = segmentsByBrand.get(brand_id) ?? []
-              ids.push(segment_id)
-              segmentsByBrand.set(brand_id, ids)
-            }
-            return rows.map((row) => ({ ...row, segment_ids: segmentsByBrand.get(row.id) ?? [] }))
-          })
-        )
-
-    const byId = (id: number) =>
-      sql<BrandRow>`SELECT ${columns} FROM brands WHERE id = ${id}`.pipe(
-        Effect.flatMap(withSegments),
-        Effect.flatMap(firstOrNotFound("Brand"))
-      )
+    const table = yield* ProjectTable.make<StoredBrand, Omit<NewBrand, "segment_ids">>({
+      table: "brands",
+      resource: "Brand",
+      row: StoredBrand,
+      // int8[]: numbers (Database/PgTypes.ts).
+      computed: { segment_ids: "ARRAY(SELECT s.segment_id FROM brand_segments s WHERE s.brand_id = brands.id ORDER BY s.segment_id)" }
+    })
 
     /**
      * Two replacements of one brand's segments run one after the other (the brand's row is locked
@@ -82,54 +52,21 @@ export const layerSql = Layer.effect(
         }
       })
 
+    const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", replace: replaceSegments })
+
     return BrandsRepo.of({
-      list: (projectId, window) =>
-        Effect.all({
-          rows: sql<BrandRow>`
-            SELECT ${columns} FROM brands WHERE project_id = ${projectId}
-            ORDER BY id LIMIT ${window.limit} OFFSET ${window.offset}`.pipe(Effect.flatMap(withSegments)),
-          total: sql<{ total: number }>`SELECT count(*) AS total FROM brands WHERE project_id = ${projectId}`.pipe(
-            Effect.map((rows) => rows[0]!.total)
-          )
-        }),
-      find: (projectId, id) =>
-        sql<BrandRow>`SELECT ${columns} FROM brands WHERE id = ${id} AND project_id = ${projectId}`.pipe(
-          Effect.flatMap(withSegments),
-          Effect.map((brands) => Option.fromNullable(brands[0]))
-        ),
-      findMany: (projectId, ids) =>
-        ids.length === 0
-          ? Effect.succeed([])
-          : sql<BrandRow>`SELECT ${columns} FROM brands WHERE project_id = ${projectId} AND id IN ${sql.in(ids)} ORDER BY id`.pipe(
-            Effect.flatMap(withSegments)
-          ),
-      create: (projectId, brand) =>
-        Effect.gen(function*() {
-          const { segment_ids, ...fields } = brand
-          const [row] = yield* sql<{ id: number }>`INSERT INTO brands ${sql.insert({ project_id: projectId, ...fields })} RETURNING id`
-          yield* replaceSegments(row!.id, segment_ids)
-          return yield* byId(row!.id)
-        }).pipe(sql.withTransaction),
-      update: (id, patch) =>
-        Effect.gen(function*() {
-          const { segment_ids, ...fields } = patch
-          const changes = changesOf(fields)
-          if (!isEmpty(changes)) {
-            yield* sql`UPDATE brands SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id}`
-          } else if (segment_ids !== undefined) {
-            yield* sql`UPDATE brands SET updated_at = now() WHERE id = ${id}`
-          }
-          if (segment_ids !== undefined) yield* replaceSegments(id, segment_ids)
-          return yield* byId(id)
-        }).pipe(sql.withTransaction),
-      // Mentions and segment attachments go with it (ON DELETE CASCADE); projects.brand_id becomes null (ON DELETE SET NULL).
-      delete: (id) => sql`DELETE FROM brands WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid),
+      ...table,
+      ...withSegments,
       attachSegment: (brandId, segmentId) =>
         sql`INSERT INTO brand_segments (brand_id, segment_id) VALUES (${brandId}, ${segmentId}) ON CONFLICT DO NOTHING`.pipe(
-          Effect.zipRight(byId(brandId))
+          orDefect,
+          Effect.zipRight(table.get(brandId))
         ),
       detachSegment: (brandId, segmentId) =>
-        sql`DELETE FROM brand_segments WHERE brand_id = ${brandId} AND segment_id = ${segmentId}`.pipe(Effect.zipRight(byId(brandId)))
+        sql`DELETE FROM brand_segments WHERE brand_id = ${brandId} AND segment_id = ${segmentId}`.pipe(
+          orDefect,
+          Effect.zipRight(table.get(brandId))
+        )
     })
   })
 )

@@ -1,7 +1,9 @@
-import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
-import type { Platform } from "../Domain/Platform.ts"
-import type { RunTrigger } from "../Domain/Run.ts"
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { decodeRows, IdRow, orDefect, rowOf } from "../Database/Rows.ts"
+import { Id, Timestamp } from "../Domain/Common.ts"
+import { Platform } from "../Domain/Platform.ts"
+import { type RunTrigger, runTriggers } from "../Domain/Run.ts"
 import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
 
 /**
@@ -60,7 +62,7 @@ export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
    * as missed; jobs whose lease expired on their last attempt are failed. `FOR UPDATE SKIP LOCKED`:
    * concurrent workers never claim the same job.
    */
-  readonly claim: (options: ClaimOptions) => Effect.Effect<ReadonlyArray<ClaimedJob>, SqlError.SqlError>
+  readonly claim: (options: ClaimOptions) => Effect.Effect<ReadonlyArray<ClaimedJob>>
   /**
    * Stores the analysed answer and marks the job succeeded, in one transaction; false (and nothing
    * stored) when this claim is no longer the job's.
@@ -70,25 +72,26 @@ export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
     response: AnalyzedResponse,
     simulated: boolean,
     now: Date
-  ) => Effect.Effect<boolean, SqlError.SqlError>
+  ) => Effect.Effect<boolean>
   /** Records an attempt that stored nothing; false when this claim is no longer the job's. */
-  readonly finish: (job: ClaimedJob, outcome: Outcome, now: Date) => Effect.Effect<boolean, SqlError.SqlError>
+  readonly finish: (job: ClaimedJob, outcome: Outcome, now: Date) => Effect.Effect<boolean>
 }>() {}
 
-interface ClaimedRow {
-  readonly id: number
-  readonly run_id: number
-  readonly project_id: number
-  readonly monitor_id: number
-  readonly prompt_id: number
-  readonly prompt: string
-  readonly platform: Platform
-  readonly country: string
-  readonly slot: Date
-  readonly trigger: RunTrigger
-  readonly attempts: number
-  readonly brand_id: number | null
-}
+/** A claimed job with what asking it needs, as the claim's query gives it. */
+const ClaimedRow = rowOf(Schema.Struct({
+  id: Id,
+  run_id: Id,
+  project_id: Id,
+  monitor_id: Id,
+  prompt_id: Id,
+  prompt: Schema.String,
+  platform: Platform,
+  country: Schema.String,
+  slot: Timestamp,
+  trigger: Schema.Literal(...runTriggers),
+  attempts: Schema.Int,
+  brand_id: Schema.NullOr(Id)
+}))
 
 export const layerSql = Layer.effect(
   JobsRepo,
@@ -107,7 +110,7 @@ export const layerSql = Layer.effect(
      * Runs `body` on the job if this claim still holds it: the run row is locked first (so two workers
      * finishing the last two jobs of a run see each other's result), then the job row.
      */
-    const whileClaimed = <A>(job: ClaimedJob, now: Date, body: Effect.Effect<A, SqlError.SqlError>) =>
+    const whileClaimed = <A, E>(job: ClaimedJob, now: Date, body: Effect.Effect<A, E>) =>
       Effect.gen(function*() {
         yield* sql`SELECT id FROM collector_runs WHERE id = ${job.runId} FOR UPDATE`
         const held = yield* sql`
@@ -117,7 +120,7 @@ export const layerSql = Layer.effect(
         yield* body
         yield* completeRuns([job.runId], now)
         return true
-      }).pipe(sql.withTransaction)
+      }).pipe(sql.withTransaction, orDefect)
 
     return JobsRepo.of({
       claim: ({ leaseMs, limit, maxAttempts, now, platforms }) =>
@@ -134,10 +137,13 @@ export const layerSql = Layer.effect(
             OR ${unanswered}
             OR (j.status = 'pending' AND j.attempts >= ${maxAttempts})
             OR (j.status = 'running' AND j.lease_expires_at < ${now} AND j.attempts >= ${maxAttempts})`
-          const runs = yield* sql<{ id: number }>`
-            SELECT id FROM collector_runs
-            WHERE id IN (SELECT j.run_id FROM collector_jobs j WHERE ${settled})
-            ORDER BY id FOR UPDATE`
+          const runs = yield* decodeRows(
+            IdRow,
+            sql`
+              SELECT id FROM collector_runs
+              WHERE id IN (SELECT j.run_id FROM collector_jobs j WHERE ${settled})
+              ORDER BY id FOR UPDATE`
+          )
           if (runs.length > 0) {
             yield* sql`
               UPDATE collector_jobs j SET
@@ -152,7 +158,9 @@ export const layerSql = Layer.effect(
             yield* completeRuns(runs.map((run) => run.id), now)
           }
           if (platforms.length === 0) return []
-          const rows = yield* sql<ClaimedRow>`
+          const rows = yield* decodeRows(
+            ClaimedRow,
+            sql`
             WITH claimed AS (
               UPDATE collector_jobs SET
                 status = 'running', attempts = attempts + 1, lease_expires_at = ${new Date(now.getTime() + leaseMs)},
@@ -177,6 +185,7 @@ export const layerSql = Layer.effect(
             JOIN monitors m ON m.id = r.monitor_id
             JOIN projects pr ON pr.id = c.project_id
             ORDER BY c.id`
+          )
           return rows.map((row): ClaimedJob => ({
             id: row.id,
             runId: row.run_id,
@@ -191,7 +200,7 @@ export const layerSql = Layer.effect(
             attempt: row.attempts,
             ownBrandId: row.brand_id
           }))
-        }).pipe(sql.withTransaction),
+        }).pipe(sql.withTransaction, orDefect),
       succeed: (job, response, simulated, now) =>
         whileClaimed(
           job,

@@ -2,6 +2,7 @@ import { Clock, Duration, Effect, Either, Option } from "effect"
 import { analyze } from "../Responses/Analysis.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import { platforms as allPlatforms } from "../Domain/Platform.ts"
+import { Metrics } from "../Observability/Metrics.ts"
 import { storableText } from "../Domain/Text.ts"
 import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
 import { isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
@@ -35,6 +36,10 @@ export const make = (options: WorkerOptions) =>
     const responses = yield* ResponsesRepo
     const platforms = yield* Platforms
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    // Counted where /metrics is served (npm start's own workers); a separate worker process has none.
+    const metrics = yield* Effect.serviceOption(Metrics)
+    const countFailure = (failure: PlatformFailure) =>
+      Effect.sync(() => Option.map(metrics, (m) => m.platformFailure({ platform: failure.platform, kind: failure.kind })))
     // One warning per platform and process, not one per job.
     const warnedUnconfigured = new Set<string>()
 
@@ -44,12 +49,12 @@ export const make = (options: WorkerOptions) =>
       )
 
     const failed = (job: ClaimedJob, failure: PlatformFailure): Effect.Effect<Outcome> =>
-      Effect.map(now, (at): Outcome => {
+      Effect.zipRight(countFailure(failure), now).pipe(Effect.map((at): Outcome => {
         const reason = `${failure.kind}: ${failure.message}`
         return isRetryable(failure) && job.attempt < options.maxAttempts
           ? { status: "pending", reason, notBefore: new Date(at.getTime() + backoffMs(failure, job.attempt)) }
           : { status: "failed", reason }
-      })
+      }))
 
     const ask = (client: PlatformClient, job: ClaimedJob) =>
       Effect.gen(function*() {

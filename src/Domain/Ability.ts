@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Every ability a key may carry (docs/api.md, plus `responses:write`). */
+/** Every ability a key may carry (docs/api.md, plus `responses:write` and `keys:manage`). */
 export const abilities = [
   "organization:read",
   "organization:manage",
@@ -20,7 +20,8 @@ export const abilities = [
   "responses:read",
   "responses:write",
   "citations:read",
-  "analytics:read"
+  "analytics:read",
+  "keys:manage"
 ] as const
 
 export type Ability = (typeof abilities)[number]

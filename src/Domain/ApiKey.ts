@@ -1,21 +1,24 @@
 import { Schema } from "effect"
 import { createHash, randomInt } from "node:crypto"
+import { WILDCARD } from "./Ability.ts"
 import { Id, Timestamp } from "./Common.ts"
 
 /** A stored key: never the key itself, only its SHA-256 and a display prefix (docs/api.md). */
-export interface ApiKey {
-  readonly id: number
-  readonly organization_id: number
-  readonly name: string
-  readonly prefix: string
-  readonly abilities: ReadonlyArray<string>
+export const ApiKey = Schema.Struct({
+  id: Id,
+  organization_id: Id,
+  name: Schema.String,
+  prefix: Schema.String,
+  /** As granted: ability names, or `*`. */
+  abilities: Schema.Array(Schema.String),
   /** The projects the key may act in; null means every project of the organization. */
-  readonly project_ids: ReadonlyArray<number> | null
-  readonly expires_at: Date | null
-  readonly revoked_at: Date | null
-  readonly last_used_at: Date | null
-  readonly created_at: Date
-}
+  project_ids: Schema.NullOr(Schema.Array(Id)),
+  expires_at: Schema.NullOr(Timestamp),
+  revoked_at: Schema.NullOr(Timestamp),
+  last_used_at: Schema.NullOr(Timestamp),
+  created_at: Timestamp
+})
+export type ApiKey = typeof ApiKey.Type
 
 /** The key as `GET /me` shows it. */
 export const ApiKeyView = Schema.Struct({
@@ -44,3 +47,16 @@ export const keyPrefix = (key: string): string => key.slice(0, 8)
 
 export const isUsable = (key: ApiKey, now: Date): boolean =>
   key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > now.getTime())
+
+/**
+ * Whether a key may manage `target` (see, create, revoke it): every ability and project the target
+ * grants is one the key has itself, and it expires no later. So a key can never hand out, or take away,
+ * more than it holds.
+ */
+export const withinReach = (
+  key: Pick<ApiKey, "abilities" | "project_ids" | "expires_at">,
+  target: Pick<ApiKey, "abilities" | "project_ids" | "expires_at">
+): boolean =>
+  target.abilities.every((ability) => key.abilities.includes(WILDCARD) || key.abilities.includes(ability)) &&
+  (key.project_ids === null || (target.project_ids !== null && target.project_ids.every((id) => key.project_ids!.includes(id)))) &&
+  (key.expires_at === null || (target.expires_at !== null && target.expires_at.getTime() <= key.expires_at.getTime()))

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 
 /** Identifiers are positive integers (bigint in the database, JSON numbers on the wire). */
 export const Id = Schema.Int.pipe(Schema.positive()).annotations({ examples: [1] })
@@ -8,3 +8,13 @@ export const Timestamp = Schema.Date.annotations({
   description: "ISO 8601 UTC timestamp with milliseconds.",
   examples: [new Date("2026-11-21T14:26:10.000Z")]
 })
+
+/** When a stored resource was made and last changed: the last two fields of most resources. */
+export const Timestamps = { created_at: Timestamp, updated_at: Timestamp }
+
+/** An id written as text (a path, a header): a positive integer that fits a JavaScript number exactly. */
+export const parseId = (value: string): Option.Option<number> => {
+  if (!/^[1-9][0-9]*$/.test(value)) return Option.none()
+  const id = Number(value)
+  return Number.isSafeInteger(id) ? Option.some(id) : Option.none()
+}

@@ -1,42 +1,56 @@
-import { Data, Effect, Option } from "effect"
-import type { Ability } from "./Ability.ts"
+import { HttpApiSchema } from "@effect/platform"
+import { Effect, Option, Schema } from "effect"
+import { Ability } from "./Ability.ts"
 
 /**
- * The failures of the API, as typed errors. `Http/ErrorResponse.ts` turns each into its documented
- * status and body (docs/api.md); nothing else decides a status.
+ * The failures a client is told about, as schema-backed errors carrying their HTTP status
+ * (docs/api.md, "Errors"). Each is declared with `.addError()` on the API groups (or in the `failure`
+ * of the middleware) that can raise it, so a handler that can fail with anything else does not
+ * compile. How each looks on the wire is in `Http/ErrorSchemas.ts`.
  *
  * Each carries the exact `message` of its response body.
  */
 
-export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{}> {
-  override get message() {
-    return "Unauthenticated."
-  }
+/** The HTTP status of an error, as the API reads it off its schema. */
+const status = <A>(code: number) => HttpApiSchema.annotations<A>({ status: code })
+
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {}, status<Unauthenticated>(401)) {
+  override readonly message = "Unauthenticated."
 }
 
-export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly requiredAbility: Ability }> {
-  override get message() {
-    return "This action is unauthorized."
-  }
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", { requiredAbility: Ability }, status<Forbidden>(403)) {
+  override readonly message = "This action is unauthorized."
 }
 
-export class MissingProjectHeader extends Data.TaggedError("MissingProjectHeader")<{}> {
-  override get message() {
-    return "Missing required header Service-Project-Id"
-  }
+/** A project-scoped endpoint called without `Service-Project-Id`. */
+export class MissingProjectHeader extends Schema.TaggedError<MissingProjectHeader>()("MissingProjectHeader", {}, status<MissingProjectHeader>(400)) {
+  override readonly message = "Missing required header Service-Project-Id"
 }
 
-export class InvalidProjectHeader extends Data.TaggedError("InvalidProjectHeader")<{}> {
-  override get message() {
-    return "Invalid header Service-Project-Id"
-  }
+/** `Service-Project-Id` that is not a positive integer. */
+export class InvalidProjectHeader extends Schema.TaggedError<InvalidProjectHeader>()("InvalidProjectHeader", {}, status<InvalidProjectHeader>(400)) {
+  override readonly message = "Invalid header Service-Project-Id"
 }
 
 /** A path resource (or the active project) that is absent or belongs to another tenant. */
-export class NotFound extends Data.TaggedError("NotFound")<{ readonly resource: string }> {
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", { resource: Schema.String }, status<NotFound>(404)) {
   override get message() {
     return `${this.resource} not found`
   }
+}
+
+/** Field errors, keyed `name`, `tags.0`, ...: the `errors` object of a 422. */
+export const FieldErrors = Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+export type FieldErrors = typeof FieldErrors.Type
+
+export class ValidationError extends Schema.TaggedError<ValidationError>()("ValidationError", { errors: FieldErrors }, status<ValidationError>(422)) {
+  override readonly message = "The given data was invalid."
+  static readonly field = (field: string, text: string) => new ValidationError({ errors: { [field]: [text] } })
+}
+
+/** The key's request budget is spent; the `Retry-After` and `X-RateLimit-*` headers say for how long. */
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {}, status<TooManyRequests>(429)) {
+  override readonly message = "Too Many Requests"
 }
 
 /**
@@ -49,56 +63,3 @@ export const firstOrNotFound = (resource: string) => <A>(rows: ReadonlyArray<A>)
 /** A lookup's `None` as the `NotFound` of `resource` (e.g. "Monitor"): for `pipe`. */
 export const orNotFound = (resource: string) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
   Effect.flatMap(lookup, Option.match({ onNone: () => Effect.fail(new NotFound({ resource })), onSome: Effect.succeed }))
-
-/** Field errors, keyed `name`, `tags.0`, ...: the `errors` object of a 422. */
-export type FieldErrors = Readonly<Record<string, ReadonlyArray<string>>>
-
-export class ValidationError extends Data.TaggedError("ValidationError")<{ readonly errors: FieldErrors }> {
-  override get message() {
-    return "The given data was invalid."
-  }
-  static readonly field = (field: string, text: string) => new ValidationError({ errors: { [field]: [text] } })
-}
-
-/** A request body that is not JSON at all. */
-export class MalformedBody extends Data.TaggedError("MalformedBody")<{}> {
-  override get message() {
-    return "The request body is not valid JSON."
-  }
-}
-
-/** A JSON body nested deeper than any request of the API needs: refused before it is parsed. */
-export class BodyTooDeep extends Data.TaggedError("BodyTooDeep")<{ readonly maxDepth: number }> {
-  override get message() {
-    return `The request body is nested more than ${this.maxDepth} levels deep.`
-  }
-}
-
-/** A request body over the size limit: refused without being read whole. */
-export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly maxBytes: number }> {
-  override get message() {
-    return `The request body must not be larger than ${this.maxBytes} bytes.`
-  }
-}
-
-/** A request body sent as anything but JSON (a form, multipart, plain text). */
-export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{}> {
-  override get message() {
-    return "The request body must be JSON, sent with Content-Type: application/json."
-  }
-}
-
-export class TooManyRequests extends Data.TaggedError("TooManyRequests")<{
-  readonly limit: number
-  readonly retryAfterSeconds: number
-}> {
-  override get message() {
-    return "Too Many Requests"
-  }
-}
-
-export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{ readonly cause?: unknown }> {
-  override get message() {
-    return "Service Unavailable"
-  }
-}

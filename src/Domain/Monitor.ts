@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamps } from "./Common.ts"
 import { Platform } from "./Platform.ts"
 
 export const schedules = ["daily", "weekly", "manual"] as const
@@ -14,7 +14,6 @@ export const Monitor = Schema.Struct({
   platforms: Schema.Array(Platform),
   schedule: Schedule,
   active: Schema.Boolean,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Monitor" })
 export type Monitor = typeof Monitor.Type

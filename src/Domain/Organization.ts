@@ -1,10 +1,9 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamps } from "./Common.ts"
 
 export const Organization = Schema.Struct({
   id: Id,
   name: Schema.String,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Organization" })
 export type Organization = typeof Organization.Type

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamps } from "./Common.ts"
 
 export const Project = Schema.Struct({
   id: Id,
@@ -7,8 +7,7 @@ export const Project = Schema.Struct({
   name: Schema.String,
   domain: Schema.NullOr(Schema.String),
   brand_id: Schema.NullOr(Id),
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Project" })
 export type Project = typeof Project.Type
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamps } from "./Common.ts"
 import { Tag } from "./Tag.ts"
 
 export const Prompt = Schema.Struct({
@@ -7,7 +7,6 @@ export const Prompt = Schema.Struct({
   monitor_id: Id,
   text: Schema.String,
   tags: Schema.Array(Tag).annotations({ description: "The prompt's tags, ordered by id." }),
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Prompt" })
 export type Prompt = typeof Prompt.Type

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamp, Timestamps } from "./Common.ts"
 import { Platform } from "./Platform.ts"
 
 export const statuses = ["pending", "analyzed", "failed"] as const
@@ -17,8 +17,7 @@ export const Response = Schema.Struct({
   status: ResponseStatus,
   collected_at: Timestamp,
   analyzed_at: Schema.NullOr(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Response" })
 export type Response = typeof Response.Type
 
@@ -51,14 +50,22 @@ export const Citation = Schema.Struct({
 }).annotations({ identifier: "Citation" })
 export type Citation = typeof Citation.Type
 
-/** A brand detected in a response (docs/api.md). */
-export const BrandMention = Schema.Struct({
+const mentionFields = {
   id: Id,
   response_id: Id,
   brand_id: Id,
   position: Schema.Int,
-  sentiment_score: Schema.Int,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  sentiment_score: Schema.Int
+}
+
+/** A brand detected in a response, as stored. */
+export const StoredBrandMention = Schema.Struct({ ...mentionFields, ...Timestamps })
+export type StoredBrandMention = typeof StoredBrandMention.Type
+
+/** A brand detected in a response (docs/api.md), with when its response was collected. */
+export const BrandMention = Schema.Struct({
+  ...mentionFields,
+  collected_at: Timestamp.annotations({ description: "When its response was collected." }),
+  ...Timestamps
 }).annotations({ identifier: "BrandMention" })
 export type BrandMention = typeof BrandMention.Type

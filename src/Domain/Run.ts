@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamp, Timestamps } from "./Common.ts"
 
 /**
  * How a run came to be: `schedule` (the scheduler, for the monitor's current slot), `manual` (POST
@@ -38,7 +38,6 @@ export const Run = Schema.Struct({
   status: Schema.Literal(...runStatuses).annotations({ description: "`completed` once no job is pending or running." }),
   jobs: JobCounts,
   completed_at: Schema.NullOr(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Run" })
 export type Run = typeof Run.Type

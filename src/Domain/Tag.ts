@@ -1,12 +1,11 @@
 import { Schema } from "effect"
-import { Id, Timestamp } from "./Common.ts"
+import { Id, Timestamps } from "./Common.ts"
 
 export const Tag = Schema.Struct({
   id: Id,
   name: Schema.String,
   color: Schema.String.annotations({ description: "`#rrggbb`, lower-case.", examples: ["#6b7280"] }),
-  created_at: Timestamp,
-  updated_at: Timestamp
+  ...Timestamps
 }).annotations({ identifier: "Tag" })
 export type Tag = typeof Tag.Type
 

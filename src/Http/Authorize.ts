@@ -1,11 +1,22 @@
-import { HttpApiMiddleware, HttpApiSecurity, HttpApp, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
-import { Context, Effect, Layer, Schema } from "effect"
+import {
+  type HttpApiEndpoint,
+  HttpApiMiddleware,
+  HttpApiSecurity,
+  HttpApp,
+  type HttpMethod,
+  HttpServerRequest,
+  HttpServerResponse,
+  OpenApi
+} from "@effect/platform"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
 import { abilities, type Ability, grants } from "../Domain/Ability.ts"
 import type { ApiKey } from "../Domain/ApiKey.ts"
-import { Forbidden, Unauthenticated } from "../Domain/Errors.ts"
+import { Forbidden, TooManyRequests, Unauthenticated } from "../Domain/Errors.ts"
 import { RequestQuota } from "./RequestQuota.ts"
+import { parseId } from "../Domain/Common.ts"
 import * as ErrorSchemas from "./ErrorSchemas.ts"
+import * as RequestProject from "./RequestProject.ts"
 
 /** The key of the request, once authenticated. */
 export class CurrentKey extends Context.Tag("CurrentKey")<CurrentKey, ApiKey>() {}
@@ -51,6 +62,20 @@ const tagFor = (requirement: Ability | "authenticated"): AuthorizeTag => {
 /** The middleware of an endpoint that needs `ability`. */
 export const requires = (ability: Ability): AuthorizeTag => tagFor(ability)
 
+type AuthorizeFailure = HttpApiMiddleware.HttpApiMiddleware.Error<Authorize>
+
+/**
+ * An endpoint's guard and documentation in one step: the key must hold `ability`, and the OpenAPI
+ * document gets the endpoint's summary and its description, which ends by naming the ability.
+ */
+export const guarded = (ability: Ability, summary: string, description: string) =>
+<Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+): HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error | AuthorizeFailure, R | Authorize, RE> =>
+  endpoint.middleware(requires(ability))
+    .annotate(OpenApi.Summary, summary)
+    .annotate(OpenApi.Description, `${description} Ability \`${ability}\`.`)
+
 /** The middleware of an endpoint that needs a valid key and no ability (`GET /me`). */
 export const authenticated: AuthorizeTag = tagFor("authenticated")
 
@@ -63,10 +88,16 @@ const implementation = (requirement: Ability | "authenticated") =>
         Effect.gen(function*() {
           // The platform strips any 7-character scheme; only `Bearer` (in any case) carries a key.
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (!/^bearer /i.test(request.headers.authorization ?? "")) return yield* new Unauthenticated()
-          const key = yield* auth.authenticate(token)
+          if (!/^bearer /i.test(request.headers.authorization ?? "")) return yield* unauthenticated
+          // The project the request names, if any, is looked up with the key, for ProjectContext.
+          const projectId = parseId((request.headers["service-project-id"] ?? "").trim())
+          const { key, project } = yield* auth.authenticate(token, projectId).pipe(Effect.catchTag("Unauthenticated", () => unauthenticated))
+          if (Option.isSome(projectId)) RequestProject.remember(request, projectId.value, project)
           const remaining = yield* quota.consume(key.id).pipe(
-            Effect.tapError((exceeded) => rateLimitHeaders(exceeded.limit, 0))
+            Effect.catchTag("QuotaExceeded", (exceeded) =>
+              rateLimitHeaders(exceeded.limit, 0, { "retry-after": String(exceeded.retryAfterSeconds) }).pipe(
+                Effect.zipRight(Effect.fail(new TooManyRequests()))
+              ))
           )
           yield* rateLimitHeaders(remaining.limit, remaining.remaining)
           if (requirement !== "authenticated" && !grants(key.abilities, requirement)) {
@@ -77,14 +108,16 @@ const implementation = (requirement: Ability | "authenticated") =>
     } satisfies Context.Tag.Service<AuthorizeTag>
   })
 
+/** Headers for the response to this request, whatever its status. */
+const responseHeaders = (headers: Record<string, string>) =>
+  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+
 /** `X-RateLimit-*` on every response to an authenticated request, whatever its status. */
-const rateLimitHeaders = (limit: number, remaining: number) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, {
-      "x-ratelimit-limit": String(limit),
-      "x-ratelimit-remaining": String(remaining)
-    }))
-  )
+const rateLimitHeaders = (limit: number, remaining: number, more: Record<string, string> = {}) =>
+  responseHeaders({ "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(remaining), ...more })
+
+/** A 401 tells the client which scheme to use. */
+const unauthenticated = responseHeaders({ "www-authenticate": "Bearer" }).pipe(Effect.zipRight(Effect.fail(new Unauthenticated())))
 
 export const layer = (["authenticated", ...abilities] as const)
   .map((requirement) => Layer.effect(tagFor(requirement), implementation(requirement)))

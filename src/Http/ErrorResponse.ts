@@ -2,27 +2,26 @@ import { HttpApiError, HttpServerResponse } from "@effect/platform"
 import { SqlError } from "@effect/sql"
 import { Cause, Effect, Option } from "effect"
 import {
-  BodyTooDeep,
+  type FieldErrors,
   Forbidden,
   InvalidProjectHeader,
-  MalformedBody,
   MissingProjectHeader,
   NotFound,
-  PayloadTooLarge,
-  ServiceUnavailable,
   TooManyRequests,
   Unauthenticated,
-  UnsupportedMediaType,
-  ValidationError,
-  type FieldErrors
+  ValidationError
 } from "../Domain/Errors.ts"
+import { BodyTooDeep, MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./RequestBody.ts"
 import { RequestId } from "./RequestId.ts"
 
 /**
- * The one place where a failure becomes a response: every status and body of docs/api.md.
- * Typed errors of the API map to their status; the platform's own failures (undecodable input,
- * unknown route) are translated to the documented ones; anything else is a 5xx that shows nothing
- * of its cause, only the request id under which the cause is logged.
+ * What the declared errors of the API leave: the platform's own failures and the 5xx.
+ *
+ * The errors of docs/api.md are declared on the endpoints that raise them (Domain/Errors.ts) and
+ * encoded by the API from their schemas (ErrorSchemas.ts); they pass through here untouched. What
+ * the platform raises is translated: undecodable input becomes the 422 of docs/api.md, an unknown
+ * route the 404 `Not found`, and the input limits (RequestBody.ts) their 400, 413 and 415. Anything
+ * else is a 5xx that shows nothing of its cause, only the request id under which the cause is logged.
  */
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
@@ -53,6 +52,8 @@ export const fieldErrors = (issues: HttpApiError.HttpApiDecodeError["issues"]): 
   const errors: Record<string, ReadonlyArray<string>> = {}
   for (const [field, texts] of byField) {
     const sentences = [...new Set(texts.filter((text) => text.startsWith("The ")))]
+    // A nullable list with a bad item: the item says what is wrong; the list's "not null" says nothing more.
+    if (sentences.length === 0 && [...byField.keys()].some((other) => other.startsWith(`${field}.`))) continue
     errors[field] = sentences.length > 0 ? sentences : [`The selected ${label(field)} is invalid.`]
   }
   return errors
@@ -87,48 +88,34 @@ const serverFailure = (status: 500 | 503, cause: Cause.Cause<unknown>) =>
     return json(status, { message: status === 503 ? "Service Unavailable" : "Server Error", request_id: requestId })
   })
 
-const fromError = (error: unknown, cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (error instanceof Unauthenticated) {
-    return Effect.succeed(json(401, { message: error.message }, { "www-authenticate": "Bearer" }))
-  }
-  if (error instanceof Forbidden) {
-    return Effect.succeed(json(403, { message: error.message, required_ability: error.requiredAbility }))
-  }
-  if (
-    error instanceof MissingProjectHeader || error instanceof InvalidProjectHeader || error instanceof MalformedBody ||
-    error instanceof BodyTooDeep
-  ) {
-    return Effect.succeed(json(400, { message: error.message }))
-  }
-  if (error instanceof NotFound) return Effect.succeed(json(404, { message: error.message }))
-  // The rest of an oversized body is not read: the connection closes after the answer.
-  if (error instanceof PayloadTooLarge) return Effect.succeed(json(413, { message: error.message }, { connection: "close" }))
-  if (error instanceof UnsupportedMediaType) return Effect.succeed(json(415, { message: error.message }))
-  if (error instanceof ValidationError) {
-    return Effect.succeed(json(422, { message: error.message, errors: error.errors }))
-  }
-  if (error instanceof HttpApiError.HttpApiDecodeError) {
-    const validation = new ValidationError({ errors: fieldErrors(error.issues) })
-    return Effect.succeed(json(422, { message: validation.message, errors: validation.errors }))
-  }
-  if (error instanceof TooManyRequests) {
-    return Effect.succeed(json(429, { message: error.message }, {
-      "retry-after": String(error.retryAfterSeconds),
-      "x-ratelimit-limit": String(error.limit),
-      "x-ratelimit-remaining": "0"
-    }))
-  }
+/** The errors encoded by the API itself, from their schemas. */
+const declared = [Unauthenticated, Forbidden, MissingProjectHeader, InvalidProjectHeader, NotFound, ValidationError, TooManyRequests]
+
+/** A failure the API encodes itself. */
+export type DeclaredError = InstanceType<(typeof declared)[number]>
+
+const isDeclared = (error: unknown): boolean => declared.some((declaredError) => error instanceof declaredError)
+
+const fromError = (error: unknown, cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse, DeclaredError> => {
+  if (isDeclared(error)) return Effect.failCause(cause as Cause.Cause<DeclaredError>)
+  if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(new ValidationError({ errors: fieldErrors(error.issues) }))
   if (typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RouteNotFound") {
     return Effect.succeed(json(404, { message: "Not found" }))
   }
+  if (error instanceof MalformedBody || error instanceof BodyTooDeep) return Effect.succeed(json(400, { message: error.message }))
   if (isMalformedJson(error)) return Effect.succeed(json(400, { message: new MalformedBody().message }))
-  if (error instanceof ServiceUnavailable) return serverFailure(503, cause)
+  // The rest of an oversized body is not read: the connection closes after the answer.
+  if (error instanceof PayloadTooLarge) return Effect.succeed(json(413, { message: error.message }, { connection: "close" }))
+  if (error instanceof UnsupportedMediaType) return Effect.succeed(json(415, { message: error.message }))
   if (error instanceof SqlError.SqlError && isUnavailable(error)) return serverFailure(503, cause)
   return serverFailure(500, cause)
 }
 
-/** The response for a failed request; a request interrupted by its client stays interrupted. */
-export const errorResponse = (cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+/**
+ * The response for a failed request, or the failure for the API to encode (a declared error, or one a
+ * platform failure was translated to); a request interrupted by its client stays interrupted.
+ */
+export const errorResponse = (cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse, DeclaredError> => {
   // An interruption holds no error to answer; the server answers it (499/503) itself.
   if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
   const failure = Cause.failureOption(cause)

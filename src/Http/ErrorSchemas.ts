@@ -1,72 +1,123 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import {
+  FieldErrors,
+  Forbidden as ForbiddenError,
+  InvalidProjectHeader as InvalidProjectHeaderError,
+  MissingProjectHeader as MissingProjectHeaderError,
+  NotFound as NotFoundError,
+  TooManyRequests as TooManyRequestsError,
+  Unauthenticated as UnauthenticatedError,
+  ValidationError as ValidationErrorError
+} from "../Domain/Errors.ts"
+import { Ability } from "../Domain/Ability.ts"
 
 /**
- * The error bodies of docs/api.md, as schemas for the OpenAPI document and the typed client.
- * The responses themselves are made in one place, `ErrorResponse.ts`.
+ * Each error of the API as the body of its response (docs/api.md, "Errors"): what `.addError()`
+ * declares. Encoding writes exactly the documented body, with no `_tag`; decoding (the typed client)
+ * reads it back into the error. The status comes from the error class.
+ *
+ * 5xx bodies are made by `ErrorResponse.ts` from defects; their schemas here only document them.
  */
 
-export const ErrorBody = Schema.Struct({ message: Schema.String }).annotations({ identifier: "Error" })
+type Fields = Schema.Struct.Fields
 
-const withStatus = (status: number, identifier: string, description: string, message: string) =>
-  Schema.Struct({ message: Schema.String.annotations({ examples: [message] }) }).annotations({
+const asBody = <E, F extends Fields>(
+  error: Schema.Schema<E, any>,
+  options: {
+    readonly identifier: string
+    readonly description: string
+    readonly fields: F
+    readonly example: Schema.Struct.Type<F>
+    readonly encode: (error: E) => Schema.Struct.Type<F>
+    readonly decode: (body: Schema.Struct.Type<F>) => E
+  }
+) =>
+  Schema.transform(Schema.Struct(options.fields).annotations({ examples: [options.example] }), Schema.typeSchema(error), {
+    strict: false,
+    decode: (body) => options.decode(body as Schema.Struct.Type<F>),
+    encode: (value) => options.encode(value as E)
+  }).annotations({ identifier: options.identifier, description: options.description })
+
+/** A body of one fixed message. */
+const messageOnly = <E extends { readonly message: string }>(
+  error: Schema.Schema<E, any>,
+  make: () => E,
+  identifier: string,
+  description: string
+) =>
+  asBody(error, {
     identifier,
     description,
-    ...HttpApiSchema.annotations({ status })
+    fields: { message: Schema.String },
+    example: { message: make().message },
+    encode: (value) => ({ message: value.message }),
+    decode: make
   })
 
-export const BadRequest = withStatus(
-  400,
-  "MissingProjectHeader",
-  "The `Service-Project-Id` header is missing or not a positive integer.",
-  "Missing required header Service-Project-Id"
+export const Unauthenticated = messageOnly(
+  UnauthenticatedError,
+  () => new UnauthenticatedError(),
+  "Unauthenticated",
+  "No key, or an unknown, revoked or expired one. Sent with `WWW-Authenticate: Bearer`."
 )
 
-export const Unauthenticated = withStatus(401, "Unauthenticated", "No key, or an unknown, revoked or expired one.", "Unauthenticated.")
-
-export const Forbidden = Schema.Struct({
-  message: Schema.String.annotations({ examples: ["This action is unauthorized."] }),
-  required_ability: Schema.String.annotations({ examples: ["tags:write"] })
-}).annotations({
+export const Forbidden = asBody(ForbiddenError, {
   identifier: "Forbidden",
-  description: "The key lacks the endpoint's ability.",
-  ...HttpApiSchema.annotations({ status: 403 })
+  description: "The key lacks the endpoint's ability, named in `required_ability`.",
+  fields: { message: Schema.String, required_ability: Ability },
+  example: { message: "This action is unauthorized.", required_ability: "tags:write" },
+  encode: (error) => ({ message: error.message, required_ability: error.requiredAbility }),
+  decode: (body) => new ForbiddenError({ requiredAbility: body.required_ability })
 })
 
-export const NotFound = withStatus(
-  404,
-  "NotFound",
-  "The project, or the resource of the path, is absent or outside the key's reach.",
-  "Tag not found"
+export const MissingProjectHeader = messageOnly(
+  MissingProjectHeaderError,
+  () => new MissingProjectHeaderError(),
+  "MissingProjectHeader",
+  "The `Service-Project-Id` header is missing."
 )
 
-export const Unprocessable = Schema.Struct({
-  message: Schema.String.annotations({ examples: ["The given data was invalid."] }),
-  errors: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }).annotations({
-    examples: [{ name: ["The name has already been taken."] }]
-  })
-}).annotations({
+export const InvalidProjectHeader = messageOnly(
+  InvalidProjectHeaderError,
+  () => new InvalidProjectHeaderError(),
+  "InvalidProjectHeader",
+  "The `Service-Project-Id` header is not a positive integer."
+)
+
+const NOT_FOUND = / not found$/
+
+export const NotFound = asBody(NotFoundError, {
+  identifier: "NotFound",
+  description: "The project, or the resource of the path, is absent or outside the key's reach: `<Resource> not found`.",
+  fields: { message: Schema.String },
+  example: { message: "Tag not found" },
+  encode: (error) => ({ message: error.message }),
+  decode: (body) => new NotFoundError({ resource: body.message.replace(NOT_FOUND, "") })
+})
+
+export const ValidationError = asBody(ValidationErrorError, {
   identifier: "ValidationError",
   description: "The query or body failed validation; `errors` lists the messages of each field.",
-  ...HttpApiSchema.annotations({ status: 422 })
+  fields: { message: Schema.String, errors: FieldErrors },
+  example: { message: "The given data was invalid.", errors: { name: ["The name has already been taken."] } },
+  encode: (error) => ({ message: error.message, errors: error.errors }),
+  decode: (body) => new ValidationErrorError({ errors: body.errors })
 })
 
-export const TooManyRequests = withStatus(429, "TooManyRequests", "The key's per-minute budget is spent; see `Retry-After`.", "Too Many Requests")
+export const TooManyRequests = messageOnly(
+  TooManyRequestsError,
+  () => new TooManyRequestsError(),
+  "TooManyRequests",
+  "The key's request budget is spent; `Retry-After` says in how many seconds the next request passes."
+)
 
-export const ServerError = Schema.Struct({
-  message: Schema.String.annotations({ examples: ["Server Error"] }),
-  request_id: Schema.String
-}).annotations({
-  identifier: "ServerError",
-  description: "An unexpected failure. `request_id` matches the `X-Request-Id` header and the server log.",
-  ...HttpApiSchema.annotations({ status: 500 })
-})
+const serverFailure = (status: number, identifier: string, description: string, message: string) =>
+  Schema.Struct({
+    message: Schema.String.annotations({ examples: [message] }),
+    request_id: Schema.String.annotations({ description: "The `X-Request-Id` of the response, also in the server log." })
+  }).annotations({ identifier, description, ...HttpApiSchema.annotations({ status }) })
 
-export const ServiceUnavailable = Schema.Struct({
-  message: Schema.String.annotations({ examples: ["Service Unavailable"] }),
-  request_id: Schema.String
-}).annotations({
-  identifier: "ServiceUnavailable",
-  description: "The database cannot be reached.",
-  ...HttpApiSchema.annotations({ status: 503 })
-})
+export const ServerError = serverFailure(500, "ServerError", "An unexpected failure; nothing of its cause is shown.", "Server Error")
+
+export const ServiceUnavailable = serverFailure(503, "ServiceUnavailable", "The database cannot be reached.", "Service Unavailable")

@@ -3,7 +3,7 @@ import { parseDate } from "../Analytics/Analytics.ts"
 import { isCountryCode } from "../Domain/Country.ts"
 import { isValidText } from "../Domain/Text.ts"
 import { Platform, platforms } from "../Domain/Platform.ts"
-import { parseId } from "./ProjectContext.ts"
+import { parseId } from "../Domain/Common.ts"
 
 /**
  * Field schemas of request bodies and queries, with the messages a 422 shows (Laravel's wording).
@@ -67,8 +67,17 @@ export const idList = (field: string, maxItems: number) => boundedArray(field, i
 export const boolean = (field: string) =>
   Schema.Boolean.annotations({ message: () => `The ${label(field)} field must be true or false.` })
 
-export const oneOf = <const Values extends ReadonlyArray<string>>(field: string, values: Values) =>
-  Schema.Literal(...values).annotations({ message: () => `The selected ${label(field)} is invalid. Allowed: ${values.join(", ")}.` })
+/**
+ * One of `values`, refused with one message listing them all. Checked as a string first: a union of
+ * literals would report one "Expected ..." per value instead.
+ */
+export const oneOf = <const Values extends ReadonlyArray<string>>(field: string, values: Values) => {
+  const message = () => `The selected ${label(field)} is invalid. Allowed: ${values.join(", ")}.`
+  return Schema.String.annotations({ message }).pipe(
+    Schema.filter((value) => (values as ReadonlyArray<string>).includes(value), { message }),
+    Schema.compose(Schema.Literal(...values), { strict: false })
+  ).annotations({ jsonSchema: { type: "string", enum: values } })
+}
 
 /** `#rrggbb` in any case, stored lower-case. */
 export const color = (field: string) =>
@@ -167,7 +176,7 @@ export const domainList = (field: string, maxItems: number) =>
 export const platformSet = (field: string) =>
   boundedArray(
     field,
-    Platform.annotations({ message: () => `The selected ${label(field)} item is invalid. Allowed: ${platforms.join(", ")}.` }),
+    oneOf(`${field} item`, platforms),
     // Repeats count once, but a list of a million repeats is still refused.
     100
   ).pipe(
@@ -193,6 +202,17 @@ export const PathId = Schema.transform(Schema.String, Schema.Number, {
   decode: (value) => Option.getOrElse(parseId(value), () => 0),
   encode: (id) => String(id)
 }).annotations({ jsonSchema: { type: "integer", minimum: 1 } })
+
+/**
+ * A path of one id parameter per name (`/brands/:brand/segments/:segment`), typed by the names:
+ * `{ brand: number, segment: number }`. The platform cannot check a path schema of generic names
+ * itself; each parameter is a `PathId`.
+ */
+export const pathIds = <const Params extends ReadonlyArray<string>>(...params: Params) =>
+  Schema.Struct(Object.fromEntries(params.map((param) => [param, PathId]))) as unknown as Schema.Schema<
+    { readonly [K in Params[number]]: number },
+    Readonly<Record<string, string>>
+  >
 
 /** An integer query filter (`?monitor_id=3`). */
 export const idQuery = (field: string) =>

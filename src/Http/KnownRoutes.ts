@@ -6,17 +6,19 @@ import { Cause, Effect, Option } from "effect"
  * a known path is answered 405 with `Allow`, rather than 404 as if the path did not exist.
  */
 export const makeKnownRoutes = (api: HttpApi.HttpApi.Any) => {
-  const routes: Array<{ readonly method: string; readonly pattern: RegExp }> = []
+  const routes: Array<{ readonly method: string; readonly path: string; readonly pattern: RegExp }> = []
   HttpApi.reflect(api as HttpApi.HttpApi<string, any, any, any>, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
       const source = endpoint.path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")
-      routes.push({ method: endpoint.method, pattern: new RegExp(`^${source}/?$`) })
+      routes.push({ method: endpoint.method, path: endpoint.path, pattern: new RegExp(`^${source}/?$`) })
     }
   })
   return {
     /** The methods served on a path (without its query), in declaration order; empty for an unknown path. */
-    methodsOf: (path: string): ReadonlyArray<string> => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))]
+    methodsOf: (path: string): ReadonlyArray<string> => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))],
+    /** The declared path a path matches (`/api/v1/tags/:tag`), if any. */
+    declaredPath: (path: string): string | undefined => routes.find((route) => route.pattern.test(path))?.path
   }
 }
 

@@ -1,8 +1,7 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Stream } from "effect"
+import { Data, Effect, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
-import { BodyTooDeep, MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "../Domain/Errors.ts"
 
 /**
  * What a request body may be, enforced before any of it is parsed (docs/security.md, "Limits"):
@@ -16,6 +15,34 @@ import { BodyTooDeep, MalformedBody, PayloadTooLarge, UnsupportedMediaType } fro
  * The size check by `Content-Length` answers before routing; the others fail when the endpoint
  * reads its payload, after authentication and the project checks, in the documented order.
  */
+
+/** A request body that is not JSON at all (400). */
+export class MalformedBody extends Data.TaggedError("MalformedBody")<{}> {
+  override get message() {
+    return "The request body is not valid JSON."
+  }
+}
+
+/** A JSON body nested deeper than any request of the API needs (400): refused before it is parsed. */
+export class BodyTooDeep extends Data.TaggedError("BodyTooDeep")<{ readonly maxDepth: number }> {
+  override get message() {
+    return `The request body is nested more than ${this.maxDepth} levels deep.`
+  }
+}
+
+/** A request body over the size limit (413): refused without being read whole. */
+export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly maxBytes: number }> {
+  override get message() {
+    return `The request body must not be larger than ${this.maxBytes} bytes.`
+  }
+}
+
+/** A request body sent as anything but JSON: a form, multipart, plain text (415). */
+export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{}> {
+  override get message() {
+    return "The request body must be JSON, sent with Content-Type: application/json."
+  }
+}
 
 /** 1 MiB: five times the largest valid body (a 200,000-character answer with 100 citations). */
 export const MAX_BODY_BYTES = 1024 * 1024

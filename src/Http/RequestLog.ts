@@ -7,9 +7,9 @@ import { RequestId } from "./RequestId.ts"
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /**
- * Gives every request an id (the client's `X-Request-Id`, or a new UUID), puts it on the response and
- * in every log line of the request, and writes one access log line per request. Headers are never
- * logged: they carry keys.
+ * Gives every request an id (the client's `X-Request-Id`, or a new UUID), puts it on the response, in
+ * every log line and on every span of the request, and writes one access log line per request.
+ * Headers are never logged: they carry keys.
  */
 export const requestLog = HttpMiddleware.make((app) =>
   Effect.gen(function*() {
@@ -21,6 +21,7 @@ export const requestLog = HttpMiddleware.make((app) =>
       Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
     )
     const path = request.url.split("?")[0]
+    yield* Effect.annotateCurrentSpan("request_id", requestId)
     return yield* app.pipe(
       Effect.onExit((exit) =>
         Effect.logInfo("request").pipe(Effect.annotateLogs({
@@ -31,7 +32,8 @@ export const requestLog = HttpMiddleware.make((app) =>
         }))
       ),
       Effect.provideService(RequestId, requestId),
-      Effect.annotateLogs("request_id", requestId)
+      Effect.annotateLogs("request_id", requestId),
+      Effect.annotateSpans("request_id", requestId)
     )
   })
 )

@@ -1,8 +1,12 @@
 import { RateLimiter } from "@effect/experimental"
-import * as RedisRateLimiter from "@effect/experimental/RateLimiter/Redis"
 import { Context, Data, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { Settings } from "../Config.ts"
-import { TooManyRequests } from "../Domain/Errors.ts"
+
+/** The key's budget is spent: the next request passes in `retryAfterSeconds`. */
+export class QuotaExceeded extends Data.TaggedError("QuotaExceeded")<{
+  readonly limit: number
+  readonly retryAfterSeconds: number
+}> {}
 
 export interface Quota {
   readonly limit: number
@@ -21,7 +25,7 @@ export interface Quota {
  * let through, and one warning says so.
  */
 export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
-  readonly consume: (keyId: number) => Effect.Effect<Quota, TooManyRequests>
+  readonly consume: (keyId: number) => Effect.Effect<Quota, QuotaExceeded>
 }>() {
   static readonly layer = Layer.effect(
     RequestQuota,
@@ -47,7 +51,7 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
               Effect.catchAll((error) => {
                 if (error._tag === "RateLimiterError" && error.reason === "Exceeded") {
                   return Effect.fail(
-                    new TooManyRequests({
+                    new QuotaExceeded({
                       limit: rateLimitPerMinute,
                       retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(error.retryAfter)))
                     })
@@ -72,7 +76,13 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
     Layer.provide(Layer.unwrapEffect(Effect.map(Settings, (settings) =>
       Option.match(settings.redisUrl, {
         onNone: () => RateLimiter.layerStoreMemory,
-        onSome: (url) => quietClose(RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix)))
+        // Loaded only with REDIS_URL: ioredis weighs some 25 MB in a process that never uses it.
+        onSome: (url) =>
+          Layer.unwrapEffect(
+            Effect.promise(() => import("@effect/experimental/RateLimiter/Redis")).pipe(
+              Effect.map((RedisRateLimiter) => quietClose(RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix))))
+            )
+          )
       })
     )))
   )

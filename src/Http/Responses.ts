@@ -22,9 +22,15 @@ export const PageQuery = {
   per_page: lenient("Records per page: 1 to 100, clamped (default 25).", "25")
 }
 
+/** `page` and `per_page` as the query gave them. */
+export interface PageParams {
+  readonly page?: string | ReadonlyArray<string> | undefined
+  readonly per_page?: string | ReadonlyArray<string> | undefined
+}
+
 /** One page of a list in the pagination envelope, with links built from the request's own URL. */
 export const paginated = <A, E, R>(
-  query: { readonly page?: string | ReadonlyArray<string> | undefined; readonly per_page?: string | ReadonlyArray<string> | undefined },
+  query: PageParams,
   fetch: (window: Window) => Effect.Effect<Page<A>, E, R>
 ) =>
   Effect.gen(function*() {

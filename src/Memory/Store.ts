@@ -1,7 +1,7 @@
 import { Context, Layer } from "effect"
 import type { ApiKey } from "../Domain/ApiKey.ts"
 import type { Classification, Segment } from "../Domain/Brand.ts"
-import type { BrandMention, Citation, Response, Source, SourceUrl } from "../Domain/Response.ts"
+import type { Citation, Response, Source, SourceUrl, StoredBrandMention } from "../Domain/Response.ts"
 import type { Monitor } from "../Domain/Monitor.ts"
 import type { Organization } from "../Domain/Organization.ts"
 import type { Project } from "../Domain/Project.ts"
@@ -55,7 +55,7 @@ export interface ResponseRow extends Response {
 
 export interface CitationRow extends Citation {}
 
-export interface BrandMentionRow extends BrandMention {
+export interface BrandMentionRow extends StoredBrandMention {
   readonly project_id: number
 }
 
@@ -113,6 +113,16 @@ export class MemoryTables {
   /** The database clock: millisecond precision, like timestamptz(3). */
   now(): Date {
     return new Date()
+  }
+
+  /** The ids of the tags a prompt carries now. */
+  tagsOfPrompt(promptId: number): ReadonlySet<number> {
+    const tags = new Set<number>()
+    for (const key of this.promptTags) {
+      const [prompt, tag] = key.split(":").map(Number)
+      if (prompt === promptId) tags.add(tag!)
+    }
+    return tags
   }
 
   deleteTag(id: number) {

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Organization } from "../Domain/Organization.ts"
-import { requires } from "../Http/Authorize.ts"
+import { guarded } from "../Http/Authorize.ts"
+import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { DataOf } from "../Http/Responses.ts"
 
@@ -12,17 +13,14 @@ export class OrganizationsApi extends HttpApiGroup.make("organization")
   .add(
     HttpApiEndpoint.get("get", "/organization")
       .addSuccess(DataOf(Organization))
-      .middleware(requires("organization:read"))
-      .annotate(OpenApi.Summary, "Read the organization")
-      .annotate(OpenApi.Description, "The organization of the key. Ability `organization:read`.")
+      .pipe(guarded("organization:read", "Read the organization", "The organization of the key."))
   )
   .add(
     HttpApiEndpoint.patch("update", "/organization")
       .setPayload(UpdateOrganization)
       .addSuccess(DataOf(Organization))
-      .middleware(requires("organization:manage"))
-      .annotate(OpenApi.Summary, "Rename the organization")
-      .annotate(OpenApi.Description, "Changes the organization's name (1-255 characters). Ability `organization:manage`.")
+      .pipe(guarded("organization:manage", "Rename the organization", "Changes the organization's name (1-255 characters)."))
   )
+  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Organization")
 {}

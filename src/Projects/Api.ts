@@ -1,7 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Project } from "../Domain/Project.ts"
-import { requires } from "../Http/Authorize.ts"
+import { guarded } from "../Http/Authorize.ts"
+import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectFromPath } from "../Http/ProjectFromPath.ts"
@@ -28,21 +29,15 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
     HttpApiEndpoint.get("list", "/projects")
       .setUrlParams(Fields.input(PageQuery))
       .addSuccess(PaginatedSchema(Project))
-      .middleware(requires("projects:read"))
-      .annotate(OpenApi.Summary, "List projects")
-      .annotate(OpenApi.Description, "The projects of the organization the key may act in, by id. Ability `projects:read`.")
+      .pipe(guarded("projects:read", "List projects", "The projects of the organization the key may act in, by id."))
   )
   .add(
     HttpApiEndpoint.post("create", "/projects")
       .setPayload(CreateProject)
       .addSuccess(DataOf(Project), { status: 201 })
-      .middleware(requires("projects:write"))
-      .annotate(OpenApi.Summary, "Create a project")
-      .annotate(
-        OpenApi.Description,
-        "Creates a project in the key's organization, seeded with the tags `branded`, `non-branded` and `review`. Ability `projects:write`."
-      )
+      .pipe(guarded("projects:write", "Create a project", "Creates a project in the key's organization, seeded with the tags `branded`, `non-branded` and `review`."))
   )
+  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Projects")
 {}
 
@@ -51,30 +46,20 @@ export class ProjectApi extends HttpApiGroup.make("project")
   .add(
     HttpApiEndpoint.get("get")`/projects/${projectParam}`
       .addSuccess(DataOf(Project))
-      .middleware(requires("projects:read"))
-      .annotate(OpenApi.Summary, "Read a project")
-      .annotate(OpenApi.Description, "One project of the key's organization. Ability `projects:read`.")
+      .pipe(guarded("projects:read", "Read a project", "One project of the key's organization."))
   )
   .add(
     HttpApiEndpoint.patch("update")`/projects/${projectParam}`
       .setPayload(UpdateProject)
       .addSuccess(DataOf(Project))
-      .middleware(requires("projects:write"))
-      .annotate(OpenApi.Summary, "Update a project")
-      .annotate(
-        OpenApi.Description,
-        "Any subset of `name`, `domain`, `brand_id`; omitted fields keep their value. `brand_id` must be a brand of this project, or null. Ability `projects:write`."
-      )
+      .pipe(guarded("projects:write", "Update a project", "Any subset of `name`, `domain`, `brand_id`; omitted fields keep their value. `brand_id` must be a brand of this project, or null."))
   )
   .add(
     HttpApiEndpoint.del("delete")`/projects/${projectParam}`
-      .middleware(requires("projects:write"))
-      .annotate(OpenApi.Summary, "Delete a project")
-      .annotate(
-        OpenApi.Description,
-        "Deletes the project and everything it owns (monitors, prompts, responses, tags, segments, brands, sources) in one transaction. 204. Ability `projects:write`."
-      )
+      .pipe(guarded("projects:write", "Delete a project", "Deletes the project and everything it owns (monitors, prompts, responses, tags, segments, brands, sources) in one transaction. 204."))
   )
   .middleware(ProjectFromPath)
+  .addError(ErrorSchemas.NotFound)
+  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Projects")
 {}

@@ -1,17 +1,17 @@
-import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, Layer, type Option, Schema } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import { lockForDeletion, retryConflicts } from "../Database/ProjectLocks.ts"
+import { findPage, orDefect, rowOf } from "../Database/Rows.ts"
+import { Id } from "../Domain/Common.ts"
 import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
-import { type Project, seededTagNames } from "../Domain/Project.ts"
+import { Project, seededTagNames } from "../Domain/Project.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
 
 /** The projects a key may see: its organization's, narrowed to its allowed list when it has one. */
-export interface ProjectScope {
-  readonly organizationId: number
-  readonly projectIds: ReadonlyArray<number> | null
-}
+export const ProjectScope = Schema.Struct({ organizationId: Id, projectIds: Schema.NullOr(Schema.Array(Id)) })
+export type ProjectScope = typeof ProjectScope.Type
 
 export interface NewProject {
   readonly name: string
@@ -25,19 +25,21 @@ export interface ProjectPatch {
 }
 
 export class ProjectsRepo extends Context.Tag("ProjectsRepo")<ProjectsRepo, {
-  readonly list: (scope: ProjectScope, window: Window) => Effect.Effect<Page<Project>, SqlError.SqlError>
+  readonly list: (scope: ProjectScope, window: Window) => Effect.Effect<Page<Project>>
   /** Every project of the scope, for `GET /me`. */
-  readonly listAll: (scope: ProjectScope) => Effect.Effect<ReadonlyArray<Project>, SqlError.SqlError>
-  readonly find: (scope: ProjectScope, id: number) => Effect.Effect<Option.Option<Project>, SqlError.SqlError>
+  readonly listAll: (scope: ProjectScope) => Effect.Effect<ReadonlyArray<Project>>
+  readonly find: (scope: ProjectScope, id: number) => Effect.Effect<Option.Option<Project>>
   /** The projects of these ids, in one query; callers have already scoped the ids. */
-  readonly findMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Project>, SqlError.SqlError>
+  readonly findMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Project>>
   /** Creates the project with its three seeded tags, in one transaction. */
-  readonly create: (organizationId: number, project: NewProject) => Effect.Effect<Project, SqlError.SqlError>
-  readonly update: (id: number, patch: ProjectPatch) => Effect.Effect<Project, NotFound | SqlError.SqlError>
+  readonly create: (organizationId: number, project: NewProject) => Effect.Effect<Project>
+  readonly update: (id: number, patch: ProjectPatch) => Effect.Effect<Project, NotFound>
   /** Deletes the project and, by cascade, everything it owns, in one transaction. */
-  readonly delete: (id: number) => Effect.Effect<void, SqlError.SqlError>
-  readonly hasBrand: (projectId: number, brandId: number) => Effect.Effect<boolean, SqlError.SqlError>
+  readonly delete: (id: number) => Effect.Effect<void>
+  readonly hasBrand: (projectId: number, brandId: number) => Effect.Effect<boolean>
 }>() {}
+
+const Row = rowOf(Project)
 
 export const layerSql = Layer.effect(
   ProjectsRepo,
@@ -49,41 +51,55 @@ export const layerSql = Layer.effect(
         ? sql`organization_id = ${scope.organizationId}`
         : sql`organization_id = ${scope.organizationId} AND id = ANY(${scope.projectIds}::bigint[])`
 
+    const all = SqlSchema.findAll({
+      Request: ProjectScope,
+      Result: Row,
+      execute: (scope) => sql`SELECT ${columns} FROM projects WHERE ${inScope(scope)} ORDER BY id`
+    })
+    const findInScope = SqlSchema.findOne({
+      Request: Schema.Struct({ scope: ProjectScope, id: Schema.Number }),
+      Result: Row,
+      execute: ({ id, scope }) => sql`SELECT ${columns} FROM projects WHERE id = ${id} AND ${inScope(scope)}`
+    })
+    const byIds = SqlSchema.findAll({
+      Request: Schema.Array(Schema.Number),
+      Result: Row,
+      execute: (ids) => sql`SELECT ${columns} FROM projects WHERE id IN ${sql.in(ids)} ORDER BY id`
+    })
+    const insert = SqlSchema.single({
+      Request: Schema.Struct({ organizationId: Id, name: Schema.String, domain: Schema.NullOr(Schema.String) }),
+      Result: Row,
+      execute: ({ domain, name, organizationId }) =>
+        sql`INSERT INTO projects (organization_id, name, domain) VALUES (${organizationId}, ${name}, ${domain}) RETURNING ${columns}`
+    })
+    const updated = SqlSchema.findAll({
+      Request: Schema.Struct({ id: Schema.Number, changes: Schema.Record({ key: Schema.String, value: Schema.Unknown }) }),
+      Result: Row,
+      execute: ({ changes, id }) =>
+        isEmpty(changes)
+          ? sql`SELECT ${columns} FROM projects WHERE id = ${id}`
+          : sql`UPDATE projects SET ${sql.update(changes as Record<string, any>)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
+    })
+    const brandOfProject = SqlSchema.findOne({
+      Request: Schema.Struct({ projectId: Schema.Number, brandId: Schema.Number }),
+      Result: Schema.Struct({ id: Id }),
+      execute: ({ brandId, projectId }) => sql`SELECT id FROM brands WHERE id = ${brandId} AND project_id = ${projectId}`
+    })
+
     return ProjectsRepo.of({
-      list: (scope, window) =>
-        Effect.all({
-          rows: sql<Project>`
-            SELECT ${columns} FROM projects WHERE ${inScope(scope)}
-            ORDER BY id LIMIT ${window.limit} OFFSET ${window.offset}`,
-          total: sql<{ total: number }>`SELECT count(*) AS total FROM projects WHERE ${inScope(scope)}`.pipe(
-            Effect.map((rows) => rows[0]!.total)
-          )
-        }),
-      listAll: (scope) => sql<Project>`SELECT ${columns} FROM projects WHERE ${inScope(scope)} ORDER BY id`,
-      find: (scope, id) =>
-        sql<Project>`SELECT ${columns} FROM projects WHERE id = ${id} AND ${inScope(scope)}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]))
-        ),
-      findMany: (ids) =>
-        ids.length === 0 ? Effect.succeed([]) : sql<Project>`SELECT ${columns} FROM projects WHERE id IN ${sql.in(ids)}`,
+      list: (scope, window) => findPage(sql, { Result: Row, columns, from: sql`projects WHERE ${inScope(scope)}`, orderBy: sql`id` }, window),
+      listAll: (scope) => orDefect(all(scope)),
+      find: (scope, id) => orDefect(findInScope({ scope, id })),
+      findMany: (ids) => (ids.length === 0 ? Effect.succeed([]) : orDefect(byIds(ids))),
       create: (organizationId, project) =>
         Effect.gen(function*() {
-          const [created] = yield* sql<Project>`
-            INSERT INTO projects (organization_id, name, domain)
-            VALUES (${organizationId}, ${project.name}, ${project.domain})
-            RETURNING ${columns}`
+          const created = yield* insert({ organizationId, ...project })
           yield* sql`INSERT INTO tags ${
-            sql.insert(seededTagNames.map((name) => ({ project_id: created!.id, name, color: defaultTagColor })))
+            sql.insert(seededTagNames.map((name) => ({ project_id: created.id, name, color: defaultTagColor })))
           }`
-          return created!
-        }).pipe(sql.withTransaction),
-      update: (id, patch) => {
-        const changes = changesOf(patch)
-        const rows = isEmpty(changes)
-          ? sql<Project>`SELECT ${columns} FROM projects WHERE id = ${id}`
-          : sql<Project>`UPDATE projects SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`
-        return Effect.flatMap(rows, firstOrNotFound("Project"))
-      },
+          return created
+        }).pipe(sql.withTransaction, orDefect),
+      update: (id, patch) => updated({ id, changes: changesOf(patch) }).pipe(Effect.flatMap(firstOrNotFound("Project")), orDefect),
       // The project's locks first (src/Database/ProjectLocks.ts): answers being stored finish before, and
       // the cascade then runs alone, without deadlocking with them.
       delete: (id) =>
@@ -91,10 +107,10 @@ export const layerSql = Layer.effect(
           Effect.zipRight(sql`DELETE FROM projects WHERE id = ${id}`),
           sql.withTransaction,
           retryConflicts,
-          Effect.asVoid
+          Effect.asVoid,
+          orDefect
         ),
-      hasBrand: (projectId, brandId) =>
-        sql`SELECT 1 FROM brands WHERE id = ${brandId} AND project_id = ${projectId}`.pipe(Effect.map((rows) => rows.length > 0))
+      hasBrand: (projectId, brandId) => brandOfProject({ projectId, brandId }).pipe(Effect.map((row) => row._tag === "Some"), orDefect)
     })
   })
 )

@@ -1,12 +1,9 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Prompt } from "../Domain/Prompt.ts"
-import { BadRequest } from "../Http/ErrorSchemas.ts"
-import { requires } from "../Http/Authorize.ts"
 import * as Fields from "../Http/Fields.ts"
-import { PaginatedSchema } from "../Http/Pagination.ts"
-import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
-import { DataOf, PageQuery } from "../Http/Responses.ts"
+import { attachmentEndpoints, projectResourceApi } from "../Http/ProjectResourceApi.ts"
+import { PageQuery } from "../Http/Responses.ts"
 
 const tags = Fields.idList("tags", 100).annotations({ description: "Tag ids of the active project: the prompt's whole tag set." })
 
@@ -29,75 +26,34 @@ export const PromptsQuery = Fields.input({
   })
 })
 
-const promptParam = HttpApiSchema.param("prompt", Fields.PathId)
-const tagParam = HttpApiSchema.param("tag", Fields.PathId)
+const tagsOf = attachmentEndpoints({
+  path: "/prompts",
+  param: "prompt",
+  others: "tags",
+  otherParam: "tag",
+  resource: Prompt,
+  ability: "prompts:write",
+  name: "Tag",
+  noun: { owner: "prompt", other: "tag" }
+})
 
-export class PromptsApi extends HttpApiGroup.make("prompts")
-  .add(
-    HttpApiEndpoint.get("list", "/prompts")
-      .setUrlParams(PromptsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(Prompt))
-      .middleware(requires("prompts:read"))
-      .annotate(OpenApi.Summary, "List prompts")
-      .annotate(
-        OpenApi.Description,
-        "Every prompt of the active project with its tags, by id; `monitor_id` narrows to one monitor. Ability `prompts:read`."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("create", "/prompts")
-      .setPayload(CreatePrompt)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Prompt), { status: 201 })
-      .middleware(requires("prompts:write"))
-      .annotate(OpenApi.Summary, "Create a prompt")
-      .annotate(OpenApi.Description, "Creates a prompt under a monitor of the active project, with optional tags. Ability `prompts:write`.")
-  )
-  .add(
-    HttpApiEndpoint.get("get")`/prompts/${promptParam}`
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Prompt))
-      .middleware(requires("prompts:read"))
-      .annotate(OpenApi.Summary, "Read a prompt")
-      .annotate(OpenApi.Description, "One prompt of the active project, with its tags. Ability `prompts:read`.")
-  )
-  .add(
-    HttpApiEndpoint.patch("update")`/prompts/${promptParam}`
-      .setPayload(UpdatePrompt)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Prompt))
-      .middleware(requires("prompts:write"))
-      .annotate(OpenApi.Summary, "Update a prompt")
-      .annotate(
-        OpenApi.Description,
-        "Any subset of `monitor_id`, `text`, `tags`; `monitor_id` moves the prompt within the project, `tags` replaces its tag set. Ability `prompts:write`."
-      )
-  )
-  .add(
-    HttpApiEndpoint.del("delete")`/prompts/${promptParam}`
-      .setHeaders(ProjectHeader)
-      .middleware(requires("prompts:write"))
-      .annotate(OpenApi.Summary, "Delete a prompt")
-      .annotate(OpenApi.Description, "Deletes the prompt with its responses. 204. Ability `prompts:write`.")
-  )
-  .add(
-    HttpApiEndpoint.post("attachTag")`/prompts/${promptParam}/tags/${tagParam}`
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Prompt))
-      .middleware(requires("prompts:write"))
-      .annotate(OpenApi.Summary, "Attach a tag")
-      .annotate(OpenApi.Description, "Idempotent: attaching an attached tag changes nothing. Answers the prompt. Ability `prompts:write`.")
-  )
-  .add(
-    HttpApiEndpoint.del("detachTag")`/prompts/${promptParam}/tags/${tagParam}`
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(Prompt))
-      .middleware(requires("prompts:write"))
-      .annotate(OpenApi.Summary, "Detach a tag")
-      .annotate(OpenApi.Description, "Idempotent: detaching a tag that is not attached changes nothing. Answers the prompt. Ability `prompts:write`.")
-  )
-  .middleware(ProjectContext)
-  .addError(BadRequest)
-  .annotate(OpenApi.Title, "Prompts")
-{}
+export class PromptsApi extends projectResourceApi({
+  group: "prompts",
+  path: "/prompts",
+  param: "prompt",
+  resource: Prompt,
+  create: CreatePrompt,
+  update: UpdatePrompt,
+  read: "prompts:read",
+  write: "prompts:write",
+  listQuery: PromptsQuery,
+  noun: { one: "prompt", many: "prompts" },
+  describe: {
+    list: "Every prompt of the active project with its tags, by id; `monitor_id` narrows to one monitor.",
+    create: "Creates a prompt under a monitor of the active project, with optional tags.",
+    get: "One prompt of the active project, with its tags.",
+    update:
+      "Any subset of `monitor_id`, `text`, `tags`; `monitor_id` moves the prompt within the project, `tags` replaces its tag set.",
+    delete: "Deletes the prompt with its responses. 204."
+  }
+}).add(tagsOf.attach).add(tagsOf.detach).annotate(OpenApi.Title, "Prompts") {}

@@ -3,16 +3,9 @@ import { citationsFrom } from "../Detection/Citations.ts"
 import { detectMentions } from "../Detection/Mentions.ts"
 import { normalizeUrl } from "../Detection/Urls.ts"
 import type { FieldErrors } from "../Domain/Errors.ts"
-import type { Platform } from "../Domain/Platform.ts"
-import type { AnalyzedResponse, BrandForDetection } from "./Repo.ts"
+import type { AnalyzedResponse, AnswerFields, BrandForDetection } from "./Repo.ts"
 
-export interface CollectedResponse {
-  readonly monitor_id: number
-  readonly prompt_id: number
-  readonly platform: Platform
-  readonly country: string
-  readonly text: string
-  readonly collected_at: Date
+export interface CollectedResponse extends AnswerFields {
   /** The platform's citations; absent means "the URLs of the text". */
   readonly citations?: ReadonlyArray<string> | undefined
 }

@@ -2,9 +2,10 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { platforms } from "../Domain/Platform.ts"
 import { Citation, Response, statuses } from "../Domain/Response.ts"
-import { requires } from "../Http/Authorize.ts"
-import { BadRequest } from "../Http/ErrorSchemas.ts"
+import { guarded } from "../Http/Authorize.ts"
+import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
+import { listFilterQuery } from "../Http/FilterQuery.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
@@ -44,13 +45,13 @@ export const ResponsesQuery = Fields.input({
   prompt_id: Fields.optional(Fields.idQuery("prompt_id")),
   platform: Fields.optional(Fields.oneOf("platform", platforms)),
   status: Fields.optional(Fields.oneOf("status", statuses)),
-  start_date: Fields.optional(Fields.calendarDate("start_date").annotations({ description: "Collected on or after this UTC date." })),
-  end_date: Fields.optional(Fields.calendarDate("end_date").annotations({ description: "Collected on or before this UTC date." }))
+  ...listFilterQuery
 })
 
 export const CitationsQuery = Fields.input({
   ...PageQuery,
-  response_id: Fields.optional(Fields.idQuery("response_id"))
+  response_id: Fields.optional(Fields.idQuery("response_id")),
+  ...listFilterQuery
 })
 
 const responseParam = HttpApiSchema.param("response", Fields.PathId)
@@ -61,46 +62,42 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setUrlParams(ResponsesQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Response))
-      .middleware(requires("responses:read"))
-      .annotate(OpenApi.Summary, "List responses")
-      .annotate(
-        OpenApi.Description,
-        "The responses of the active project, by id; filters `monitor_id`, `prompt_id`, `platform`, `status`, `start_date`/`end_date` (UTC dates of `collected_at`, inclusive). Ability `responses:read`."
-      )
+      .pipe(guarded(
+        "responses:read",
+        "List responses",
+        "The responses of the active project, by id; filters `monitor_id`, `prompt_id`, `platform`, `status`, and those of the " +
+          "analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), `platforms[]`, `countries[]`, " +
+          "`monitors[]`, `tags[]` (the prompt carries any of them now)."
+      ))
   )
   .add(
     HttpApiEndpoint.get("get")`/responses/${responseParam}`
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response))
-      .middleware(requires("responses:read"))
-      .annotate(OpenApi.Summary, "Read a response")
-      .annotate(OpenApi.Description, "One response of the active project. Ability `responses:read`.")
+      .pipe(guarded("responses:read", "Read a response", "One response of the active project."))
   )
   .add(
     HttpApiEndpoint.post("create", "/responses")
       .setPayload(CreateResponse)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response), { status: 201 })
-      .middleware(requires("responses:write"))
-      .annotate(OpenApi.Summary, "Ingest a response")
-      .annotate(
-        OpenApi.Description,
-        "Stores an answer and analyses it before answering: citations (from `citations`, or the URLs of the text), their sources and source URLs, and the brands mentioned, with position and sentiment. Answers the analyzed response. Ability `responses:write`."
-      )
+      .pipe(guarded("responses:write", "Ingest a response", "Stores an answer and analyses it before answering: citations (from `citations`, or the URLs of the text), their sources and source URLs, and the brands mentioned, with position and sentiment. Answers the analyzed response."))
   )
   .add(
     HttpApiEndpoint.get("citations", "/citations")
       .setUrlParams(CitationsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Citation))
-      .middleware(requires("citations:read"))
-      .annotate(OpenApi.Summary, "List citations")
-      .annotate(
-        OpenApi.Description,
-        "The citations of the active project's responses, by id (so a response's come in the platform's order); `response_id` narrows to one response. Ability `citations:read`."
-      )
+      .pipe(guarded(
+        "citations:read",
+        "List citations",
+        "The citations of the active project's responses, by id (so a response's come in the platform's order); `response_id` narrows " +
+          "to one response, and the filters of the responses (`start_date` and `end_date` on `collected_at`, `platforms[]`, " +
+          "`countries[]`, `monitors[]`, `tags[]`) to theirs."
+      ))
   )
   .middleware(ProjectContext)
-  .addError(BadRequest)
+  .addError(ErrorSchemas.NotFound)
+  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Responses")
 {}

@@ -1,8 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
+import { Analytics } from "../Analytics/Analytics.ts"
 import { Api } from "../Api.ts"
+import { orDefect } from "../Database/Rows.ts"
 import { type FieldErrors, orNotFound, ValidationError } from "../Domain/Errors.ts"
+import { decodeResponseFilters } from "../Http/FilterQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
+import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
@@ -17,36 +21,30 @@ export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =
     const responses = yield* ResponsesRepo
     const prompts = yield* PromptsRepo
     const monitors = yield* MonitorsRepo
+    const analytics = yield* Analytics
+
+    /** The window and filters of the request, their ids the project's own (422 otherwise). */
+    const filtersOf = (projectId: number) =>
+      decodeResponseFilters((references) => orDefect(analytics.knownReferences(projectId, references)))
 
     /** Filter ids must be the project's own (422 otherwise), as for every list. */
     const checkFilterIds = (projectId: number, ids: { readonly monitor_id?: number | undefined; readonly prompt_id?: number | undefined }) =>
-      Effect.gen(function*() {
-        const errors: Record<string, ReadonlyArray<string>> = {}
-        if (ids.monitor_id !== undefined && Option.isNone(yield* monitors.find(projectId, ids.monitor_id))) {
-          errors.monitor_id = ["The selected monitor id is invalid."]
-        }
-        if (ids.prompt_id !== undefined && Option.isNone(yield* prompts.find(projectId, ids.prompt_id))) {
-          errors.prompt_id = ["The selected prompt id is invalid."]
-        }
-        if (Object.keys(errors).length > 0) return yield* new ValidationError({ errors })
-      })
+      checkReferences([
+        { field: "monitor_id", ids: ids.monitor_id, existing: (list) => monitors.existing(projectId, list) },
+        { field: "prompt_id", ids: ids.prompt_id, existing: (list) => prompts.existing(projectId, list) }
+      ])
 
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
           yield* checkFilterIds(project.id, urlParams)
-          const { start_date, end_date } = urlParams
-          if (start_date !== undefined && end_date !== undefined && end_date < start_date) {
-            return yield* ValidationError.field("end_date", "The end date field must be a date after or equal to start date.")
-          }
           const filter = {
+            ...(yield* filtersOf(project.id)),
             monitorId: urlParams.monitor_id,
             promptId: urlParams.prompt_id,
             platform: urlParams.platform,
-            status: urlParams.status,
-            from: start_date,
-            to: end_date === undefined ? undefined : new Date(end_date.getTime() + 86_400_000 - 1)
+            status: urlParams.status
           }
           return yield* paginated(urlParams, (window) => responses.list(project.id, filter, window))
         }))
@@ -59,10 +57,13 @@ export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =
       .handle("citations", ({ urlParams }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
-          if (urlParams.response_id !== undefined && Option.isNone(yield* responses.find(project.id, urlParams.response_id))) {
-            return yield* ValidationError.field("response_id", "The selected response id is invalid.")
-          }
-          return yield* paginated(urlParams, (window) => responses.citations(project.id, { responseId: urlParams.response_id }, window))
+          yield* checkReferences([{
+            field: "response_id",
+            ids: urlParams.response_id,
+            existing: (ids) => Effect.map(responses.findMany(project.id, ids), (found) => found.map((response) => response.id))
+          }])
+          const filter = { ...(yield* filtersOf(project.id)), responseId: urlParams.response_id }
+          return yield* paginated(urlParams, (window) => responses.citations(project.id, filter, window))
         }))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {

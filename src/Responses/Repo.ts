@@ -1,43 +1,48 @@
-import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Array as Arr, Context, Effect, Layer, type Option, Schema } from "effect"
 import { lockForWriting, retryConflicts } from "../Database/ProjectLocks.ts"
-import type { Classification } from "../Domain/Brand.ts"
+import { findPage, orDefect, rowOf } from "../Database/Rows.ts"
+import { Classification } from "../Domain/Brand.ts"
+import { Id } from "../Domain/Common.ts"
 import { NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Platform } from "../Domain/Platform.ts"
-import type { Citation, Response, ResponseStatus } from "../Domain/Response.ts"
+import { Citation, Response, type ResponseStatus } from "../Domain/Response.ts"
+import { responseConditions, type ResponseFilters } from "./Filters.ts"
 
-/** A response with everything analysis found in it, ready to be stored. */
-export interface AnalyzedResponse {
+/** What every answer of a platform comes with: where, when, what. */
+export interface AnswerFields {
   readonly monitor_id: number
   readonly prompt_id: number
   readonly platform: Platform
   readonly country: string
   readonly text: string
   readonly collected_at: Date
+}
+
+/** A response with everything analysis found in it, ready to be stored. */
+export interface AnalyzedResponse extends AnswerFields {
   /** In the platform's order; positions are 1-based and consecutive. */
   readonly citations: ReadonlyArray<{ readonly url: string; readonly normalized: string; readonly domain: string }>
   readonly mentions: ReadonlyArray<{ readonly brand_id: number; readonly position: number; readonly sentiment_score: number }>
 }
 
-export interface ResponseFilter {
+export interface ResponseFilter extends ResponseFilters {
   readonly monitorId?: number | undefined
   readonly promptId?: number | undefined
   readonly platform?: Platform | undefined
   readonly status?: ResponseStatus | undefined
-  /** Inclusive bounds on collected_at. */
-  readonly from?: Date | undefined
-  readonly to?: Date | undefined
 }
 
 /** What detection needs to know of the project's brands. */
-export interface BrandForDetection {
-  readonly id: number
-  readonly name: string
-  readonly aliases: ReadonlyArray<string>
-  readonly domains: ReadonlyArray<string>
-  readonly classification: Classification
-}
+export const BrandForDetection = Schema.Struct({
+  id: Id,
+  name: Schema.String,
+  aliases: Schema.Array(Schema.String),
+  domains: Schema.Array(Schema.String),
+  classification: Classification
+})
+export type BrandForDetection = typeof BrandForDetection.Type
 
 /** A stored response as re-analysis needs it. */
 export interface ResponseForReanalysis {
@@ -61,17 +66,17 @@ export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
   readonly insertAnalyzed: (
     projectId: number,
     responses: ReadonlyArray<AnalyzedResponse>
-  ) => Effect.Effect<ReadonlyArray<Response>, NotFound | SqlError.SqlError>
-  readonly list: (projectId: number, filter: ResponseFilter, window: Window) => Effect.Effect<Page<Response>, SqlError.SqlError>
-  readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Response>, SqlError.SqlError>
+  ) => Effect.Effect<ReadonlyArray<Response>, NotFound>
+  readonly list: (projectId: number, filter: ResponseFilter, window: Window) => Effect.Effect<Page<Response>>
+  readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Response>>
   /** The responses of these ids in the project, in one query. */
-  readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Response>, SqlError.SqlError>
+  readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Response>>
   readonly citations: (
     projectId: number,
-    filter: { readonly responseId?: number | undefined },
+    filter: ResponseFilters & { readonly responseId?: number | undefined },
     window: Window
-  ) => Effect.Effect<Page<Citation>, SqlError.SqlError>
-  readonly brandsForDetection: (projectId: number) => Effect.Effect<ReadonlyArray<BrandForDetection>, SqlError.SqlError>
+  ) => Effect.Effect<Page<Citation>>
+  readonly brandsForDetection: (projectId: number) => Effect.Effect<ReadonlyArray<BrandForDetection>>
   /**
    * A batch of re-analysis: the project's analyzed responses with ids above `afterId`, by id, at most
    * `limit`, each with the domains of its citations. Two queries, whatever the batch size.
@@ -80,7 +85,7 @@ export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
     projectId: number,
     afterId: number,
     limit: number
-  ) => Effect.Effect<ReadonlyArray<ResponseForReanalysis>, SqlError.SqlError>
+  ) => Effect.Effect<ReadonlyArray<ResponseForReanalysis>>
   /**
    * Makes `mentions` the brand mentions of each of these responses of the project, in one transaction: a
    * mention no longer detected is deleted, a new one inserted, and one detected again keeps its id and
@@ -90,7 +95,7 @@ export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
   readonly replaceMentions: (
     projectId: number,
     responses: ReadonlyArray<MentionsOfResponse>
-  ) => Effect.Effect<void, SqlError.SqlError>
+  ) => Effect.Effect<void>
 }>() {}
 
 /** PostgreSQL takes at most 65535 parameters a statement; rows are inserted in chunks well below. */
@@ -103,6 +108,13 @@ const chunks = <A>(rows: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
 }
 
 const responseColumns = "id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at, created_at, updated_at"
+
+const Row = rowOf(Response)
+const CitationRow = rowOf(Citation)
+const KeyId = Schema.Struct({ id: Id, key: Schema.String })
+const KnownKey = Schema.Struct({ kind: Schema.Literal("project", "source", "url"), id: Id, key: Schema.String })
+const ReanalysisRow = Schema.Struct({ id: Id, text: Schema.String })
+const CitedDomain = Schema.Struct({ response_id: Id, domain: Schema.String })
 
 export const layerSql = Layer.effect(
   ResponsesRepo,
@@ -120,25 +132,33 @@ export const layerSql = Layer.effect(
       key: "domain" | "url",
       projectId: number,
       rows: ReadonlyArray<Record<string, unknown> & { readonly key: string }>
-    ) =>
-      Effect.gen(function*() {
+    ) => {
+      const inserted = SqlSchema.findAll({
+        Request: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+        Result: KeyId,
+        execute: (chunk) =>
+          sql`INSERT INTO ${sql(table)} ${sql.insert(chunk as Array<Record<string, any>>)}
+            ON CONFLICT (project_id, ${sql(key)}) DO NOTHING
+            RETURNING id, ${sql(key)} AS key`
+      })
+      const found = SqlSchema.findAll({
+        Request: Schema.Array(Schema.String),
+        Result: KeyId,
+        execute: (keys) =>
+          sql`SELECT id, ${sql(key)} AS key FROM ${sql(table)} WHERE project_id = ${projectId} AND ${sql(key)} = ANY(${keys}::text[])`
+      })
+      return Effect.gen(function*() {
         const ids = new Map<string, number>()
         const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
         for (const chunk of chunks(sorted)) {
-          const inserted = yield* sql<{ id: number; key: string }>`
-            INSERT INTO ${sql(table)} ${sql.insert(chunk.map(({ key: _, ...row }) => row))}
-            ON CONFLICT (project_id, ${sql(key)}) DO NOTHING
-            RETURNING id, ${sql(key)} AS key`
-          for (const row of inserted) ids.set(row.key, row.id)
+          for (const row of yield* inserted(chunk.map(({ key: _, ...row }) => row))) ids.set(row.key, row.id)
           const existing = chunk.map((row) => row.key).filter((value) => !ids.has(value))
           if (existing.length === 0) continue
-          const found = yield* sql<{ id: number; key: string }>`
-            SELECT id, ${sql(key)} AS key FROM ${sql(table)}
-            WHERE project_id = ${projectId} AND ${sql(key)} = ANY(${existing}::text[])`
-          for (const row of found) ids.set(row.key, row.id)
+          for (const row of yield* found(existing)) ids.set(row.key, row.id)
         }
         return ids
       })
+    }
 
     const where = (projectId: number, filter: ResponseFilter) =>
       sql.and([
@@ -147,9 +167,62 @@ export const layerSql = Layer.effect(
         ...(filter.promptId === undefined ? [] : [sql`prompt_id = ${filter.promptId}`]),
         ...(filter.platform === undefined ? [] : [sql`platform = ${filter.platform}`]),
         ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
-        ...(filter.from === undefined ? [] : [sql`collected_at >= ${filter.from}`]),
-        ...(filter.to === undefined ? [] : [sql`collected_at <= ${filter.to}`])
+        ...responseConditions(sql, sql`responses`, filter)
       ])
+
+    const insertResponses = SqlSchema.findAll({
+      Request: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+      Result: Row,
+      // A multi-row VALUES insert returns its rows in the order given.
+      execute: (rows) => sql`INSERT INTO responses ${sql.insert(rows as Array<Record<string, any>>)} RETURNING ${columns}`
+    })
+    /** Whether the project exists (a `project` row), and the ids of those of its sources and URLs that exist. */
+    const knownKeys = SqlSchema.findAll({
+      Request: Schema.Struct({ projectId: Schema.Number, domains: Schema.Array(Schema.String), urls: Schema.Array(Schema.String) }),
+      Result: KnownKey,
+      execute: ({ domains, projectId, urls }) =>
+        sql`
+          SELECT 'project' AS kind, id, '' AS key FROM projects WHERE id = ${projectId}
+          UNION ALL
+          SELECT 'source', id, domain FROM sources WHERE project_id = ${projectId} AND domain = ANY(${domains}::text[])
+          UNION ALL
+          SELECT 'url', id, url FROM source_urls WHERE project_id = ${projectId} AND url = ANY(${urls}::text[])`
+    })
+    const byIds = SqlSchema.findAll({
+      Request: Schema.Struct({ projectId: Schema.Number, ids: Schema.Array(Schema.Number) }),
+      Result: Row,
+      execute: ({ ids, projectId }) => sql`SELECT ${columns} FROM responses WHERE project_id = ${projectId} AND id IN ${sql.in(ids)} ORDER BY id`
+    })
+    const citationsWhere = (projectId: number, filter: ResponseFilters & { readonly responseId?: number | undefined }) =>
+      sql.and([
+        sql`r.project_id = ${projectId}`,
+        ...(filter.responseId === undefined ? [] : [sql`c.response_id = ${filter.responseId}`]),
+        ...responseConditions(sql, sql`r`, filter)
+      ])
+    const brandsOf = SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: BrandForDetection,
+      execute: (projectId) => sql`SELECT id, name, aliases, domains, classification FROM brands WHERE project_id = ${projectId} ORDER BY id`
+    })
+    const reanalysisBatch = SqlSchema.findAll({
+      Request: Schema.Struct({ projectId: Schema.Number, afterId: Schema.Number, limit: Schema.Number }),
+      Result: ReanalysisRow,
+      execute: ({ afterId, limit, projectId }) =>
+        sql`
+          SELECT id, text FROM responses
+          WHERE project_id = ${projectId} AND status = 'analyzed' AND id > ${afterId}
+          ORDER BY id LIMIT ${limit}`
+    })
+    const citedDomains = SqlSchema.findAll({
+      Request: Schema.Array(Schema.Number),
+      Result: CitedDomain,
+      // One parameter (an array), however large the batch.
+      execute: (responseIds) =>
+        sql`
+          SELECT c.response_id, s.domain FROM citations c JOIN sources s ON s.id = c.source_id
+          WHERE c.response_id = ANY(${responseIds}::bigint[])
+          ORDER BY c.response_id, c.position`
+    })
 
     return ResponsesRepo.of({
       insertAnalyzed: (projectId, responses) =>
@@ -157,25 +230,35 @@ export const layerSql = Layer.effect(
           if (responses.length === 0) return []
           // First, before any row lock: a deletion of the project waits for this, or this finds it gone.
           yield* lockForWriting(sql, projectId)
-          const project = yield* sql`SELECT 1 FROM projects WHERE id = ${projectId}`
-          if (project.length === 0) return yield* new NotFound({ resource: "Project" })
           const domains = [...new Set(responses.flatMap((r) => r.citations.map((c) => c.domain)))]
-          const sourceIds = yield* upsertIds("sources", "domain", projectId, domains.map((domain) => ({ project_id: projectId, domain, key: domain })))
           const urls = new Map(responses.flatMap((r) => r.citations.map((c) => [c.normalized, c.domain] as const)))
-          const urlIds = yield* upsertIds(
-            "source_urls",
-            "url",
-            projectId,
-            [...urls].map(([url, domain]) => ({ project_id: projectId, source_id: sourceIds.get(domain)!, url, key: url }))
-          )
+          // The project, and the sources and URLs that exist already (most, once a project has answers), in one statement.
+          const known = yield* knownKeys({ projectId, domains, urls: [...urls.keys()] })
+          if (!known.some((row) => row.kind === "project")) return yield* new NotFound({ resource: "Project" })
+          const sourceIds = new Map(known.filter((row) => row.kind === "source").map((row) => [row.key, row.id]))
+          const urlIds = new Map(known.filter((row) => row.kind === "url").map((row) => [row.key, row.id]))
+          const newDomains = domains.filter((domain) => !sourceIds.has(domain))
+          if (newDomains.length > 0) {
+            for (const [key, id] of yield* upsertIds("sources", "domain", projectId, newDomains.map((domain) => ({ project_id: projectId, domain, key: domain })))) {
+              sourceIds.set(key, id)
+            }
+          }
+          const newUrls = [...urls].filter(([url]) => !urlIds.has(url))
+          if (newUrls.length > 0) {
+            const made = yield* upsertIds(
+              "source_urls",
+              "url",
+              projectId,
+              newUrls.map(([url, domain]) => ({ project_id: projectId, source_id: sourceIds.get(domain)!, url, key: url }))
+            )
+            for (const [key, id] of made) urlIds.set(key, id)
+          }
           const stored: Array<Response> = []
           // Analysis ran here, in the application, just before: its clock says when.
           const analyzedAt = new Date()
           for (const chunk of chunks(responses)) {
-            // A multi-row VALUES insert returns its rows in the order given.
-            const rows = yield* sql<Response>`
-              INSERT INTO responses ${
-              sql.insert(chunk.map((r) => ({
+            stored.push(
+              ...yield* insertResponses(chunk.map((r) => ({
                 project_id: projectId,
                 monitor_id: r.monitor_id,
                 prompt_id: r.prompt_id,
@@ -189,10 +272,9 @@ export const layerSql = Layer.effect(
                 created_at: analyzedAt,
                 updated_at: analyzedAt
               })))
-            }
-              RETURNING ${columns}`
-            stored.push(...rows)
+            )
           }
+          // Citations and mentions in one statement, a column an array: one round trip, whatever their number.
           const citations = responses.flatMap((r, i) =>
             r.citations.map((c, index) => ({
               response_id: stored[i]!.id,
@@ -202,67 +284,40 @@ export const layerSql = Layer.effect(
               position: index + 1
             }))
           )
-          for (const chunk of chunks(citations)) yield* sql`INSERT INTO citations ${sql.insert(chunk)}`
-          const mentions = responses.flatMap((r, i) =>
-            r.mentions.map((m) => ({ project_id: projectId, response_id: stored[i]!.id, ...m }))
-          )
-          for (const chunk of chunks(mentions)) yield* sql`INSERT INTO brand_mentions ${sql.insert(chunk)}`
+          const mentions = responses.flatMap((r, i) => r.mentions.map((m) => ({ response_id: stored[i]!.id, ...m })))
+          if (citations.length > 0 || mentions.length > 0) {
+            yield* sql`
+              WITH cited AS (
+                INSERT INTO citations (response_id, source_id, source_url_id, url, position)
+                SELECT * FROM unnest(${citations.map((c) => c.response_id)}::bigint[], ${citations.map((c) => c.source_id)}::bigint[],
+                  ${citations.map((c) => c.source_url_id)}::bigint[], ${citations.map((c) => c.url)}::text[],
+                  ${citations.map((c) => c.position)}::integer[])
+              )
+              INSERT INTO brand_mentions (project_id, response_id, brand_id, position, sentiment_score)
+              SELECT ${projectId}, * FROM unnest(${mentions.map((m) => m.response_id)}::bigint[], ${mentions.map((m) => m.brand_id)}::bigint[],
+                ${mentions.map((m) => m.position)}::integer[], ${mentions.map((m) => m.sentiment_score)}::integer[])`
+          }
           return stored
-        }).pipe(sql.withTransaction, retryConflicts),
+        }).pipe(sql.withTransaction, retryConflicts, orDefect),
       list: (projectId, filter, window) =>
-        Effect.all({
-          rows: sql<Response>`
-            SELECT ${columns} FROM responses WHERE ${where(projectId, filter)}
-            ORDER BY id LIMIT ${window.limit} OFFSET ${window.offset}`,
-          total: sql<{ total: number }>`SELECT count(*) AS total FROM responses WHERE ${where(projectId, filter)}`.pipe(
-            Effect.map((rows) => rows[0]!.total)
-          )
-        }),
-      find: (projectId, id) =>
-        sql<Response>`SELECT ${columns} FROM responses WHERE id = ${id} AND project_id = ${projectId}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]))
-        ),
-      findMany: (projectId, ids) =>
-        ids.length === 0
-          ? Effect.succeed([])
-          : sql<Response>`SELECT ${columns} FROM responses WHERE project_id = ${projectId} AND id IN ${sql.in(ids)}`,
-      citations: (projectId, filter, window) => {
-        const condition = filter.responseId === undefined
-          ? sql`r.project_id = ${projectId}`
-          : sql`r.project_id = ${projectId} AND c.response_id = ${filter.responseId}`
-        return Effect.all({
-          rows: sql<Citation>`
-            SELECT c.id, c.response_id, c.source_id, c.source_url_id, c.url, c.position, c.created_at
-            FROM citations c JOIN responses r ON r.id = c.response_id
-            WHERE ${condition} ORDER BY c.id LIMIT ${window.limit} OFFSET ${window.offset}`,
-          total: sql<{ total: number }>`
-            SELECT count(*) AS total FROM citations c JOIN responses r ON r.id = c.response_id WHERE ${condition}`.pipe(
-            Effect.map((rows) => rows[0]!.total)
-          )
-        })
-      },
-      brandsForDetection: (projectId) =>
-        sql<BrandForDetection>`SELECT id, name, aliases, domains, classification FROM brands WHERE project_id = ${projectId} ORDER BY id`,
+        findPage(sql, { Result: Row, columns, from: sql`responses WHERE ${where(projectId, filter)}`, orderBy: sql`id` }, window),
+      find: (projectId, id) => byIds({ projectId, ids: [id] }).pipe(Effect.map(Arr.head), orDefect),
+      findMany: (projectId, ids) => (ids.length === 0 ? Effect.succeed([]) : orDefect(byIds({ projectId, ids }))),
+      citations: (projectId, filter, window) =>
+        findPage(sql, {
+          Result: CitationRow,
+          columns: sql`c.id, c.response_id, c.source_id, c.source_url_id, c.url, c.position, c.created_at`,
+          from: sql`citations c JOIN responses r ON r.id = c.response_id WHERE ${citationsWhere(projectId, filter)}`,
+          orderBy: sql`c.id`
+        }, window),
+      brandsForDetection: (projectId) => orDefect(brandsOf(projectId)),
       forReanalysis: (projectId, afterId, limit) =>
         Effect.gen(function*() {
-          const rows = yield* sql<{ id: number; text: string }>`
-            SELECT id, text FROM responses
-            WHERE project_id = ${projectId} AND status = 'analyzed' AND id > ${afterId}
-            ORDER BY id LIMIT ${limit}`
+          const rows = yield* reanalysisBatch({ projectId, afterId, limit })
           if (rows.length === 0) return []
-          // One parameter (an array), however large the batch.
-          const cited = yield* sql<{ response_id: number; domain: string }>`
-            SELECT c.response_id, s.domain FROM citations c JOIN sources s ON s.id = c.source_id
-            WHERE c.response_id = ANY(${rows.map((row) => row.id)}::bigint[])
-            ORDER BY c.response_id, c.position`
-          const domains = new Map<number, Array<string>>()
-          for (const { domain, response_id } of cited) {
-            const list = domains.get(response_id) ?? []
-            list.push(domain)
-            domains.set(response_id, list)
-          }
-          return rows.map((row) => ({ id: row.id, text: row.text, citedDomains: domains.get(row.id) ?? [] }))
-        }),
+          const domains = Arr.groupBy(yield* citedDomains(rows.map((row) => row.id)), (row) => String(row.response_id))
+          return rows.map((row) => ({ id: row.id, text: row.text, citedDomains: (domains[row.id] ?? []).map((cited) => cited.domain) }))
+        }).pipe(orDefect),
       replaceMentions: (projectId, responses) =>
         Effect.gen(function*() {
           if (responses.length === 0) return
@@ -296,7 +351,7 @@ export const layerSql = Layer.effect(
           yield* sql`
             UPDATE responses SET analyzed_at = now()
             WHERE project_id = ${projectId} AND id = ANY(${responseIds}::bigint[])`
-        }).pipe(sql.withTransaction)
+        }).pipe(sql.withTransaction, orDefect)
     })
   })
 )

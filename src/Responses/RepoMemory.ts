@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { Citation, Response } from "../Domain/Response.ts"
 import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
+import { matchesFilters } from "./Filters.ts"
 import { type ResponseFilter, ResponsesRepo } from "./Repo.ts"
 
 const view = ({ project_id: _, ...response }: ResponseRow): Response => response
@@ -28,8 +29,7 @@ export const layerMemory = Layer.effect(
       (filter.promptId === undefined || r.prompt_id === filter.promptId) &&
       (filter.platform === undefined || r.platform === filter.platform) &&
       (filter.status === undefined || r.status === filter.status) &&
-      (filter.from === undefined || r.collected_at.getTime() >= filter.from.getTime()) &&
-      (filter.to === undefined || r.collected_at.getTime() <= filter.to.getTime())
+      matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(r)
 
     return ResponsesRepo.of({
       insertAnalyzed: (projectId, responses) =>
@@ -86,10 +86,12 @@ export const layerMemory = Layer.effect(
       citations: (projectId, filter, window) =>
         Effect.sync(() =>
           pageOf(
-            byId(db.citations.values()).filter((c: Citation) =>
-              db.responses.get(c.response_id)?.project_id === projectId &&
-              (filter.responseId === undefined || c.response_id === filter.responseId)
-            ),
+            byId(db.citations.values()).filter((c: Citation) => {
+              const response = db.responses.get(c.response_id)
+              return response?.project_id === projectId &&
+                (filter.responseId === undefined || c.response_id === filter.responseId) &&
+                matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(response)
+            }),
             window
           )
         ),

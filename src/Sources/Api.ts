@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Source, SourceUrl } from "../Domain/Response.ts"
-import { requires } from "../Http/Authorize.ts"
-import { BadRequest } from "../Http/ErrorSchemas.ts"
+import { guarded } from "../Http/Authorize.ts"
+import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
@@ -15,31 +15,23 @@ export class SourcesApi extends HttpApiGroup.make("sources")
       .setUrlParams(Fields.input(PageQuery))
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Source))
-      .middleware(requires("sources:read"))
-      .annotate(OpenApi.Summary, "List sources")
-      .annotate(OpenApi.Description, "The domains cited in the active project's responses, by id. Ability `sources:read`.")
+      .pipe(guarded("sources:read", "List sources", "The domains cited in the active project's responses, by id."))
   )
   .add(
     HttpApiEndpoint.get("get")`/sources/${sourceParam}`
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Source))
-      .middleware(requires("sources:read"))
-      .annotate(OpenApi.Summary, "Read a source")
-      .annotate(OpenApi.Description, "One source (domain) of the active project. Ability `sources:read`.")
+      .pipe(guarded("sources:read", "Read a source", "One source (domain) of the active project."))
   )
   .add(
     HttpApiEndpoint.get("urls", "/source-urls")
       .setUrlParams(Fields.input({ ...PageQuery, source_id: Fields.optional(Fields.idQuery("source_id")) }))
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(SourceUrl))
-      .middleware(requires("sources:read"))
-      .annotate(OpenApi.Summary, "List source URLs")
-      .annotate(
-        OpenApi.Description,
-        "The exact (normalized) URLs cited in the active project's responses, by id; `source_id` narrows to one domain. Ability `sources:read`."
-      )
+      .pipe(guarded("sources:read", "List source URLs", "The exact (normalized) URLs cited in the active project's responses, by id; `source_id` narrows to one domain."))
   )
   .middleware(ProjectContext)
-  .addError(BadRequest)
+  .addError(ErrorSchemas.NotFound)
+  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Sources")
 {}

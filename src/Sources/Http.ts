@@ -1,8 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { Api } from "../Api.ts"
-import { orNotFound, ValidationError } from "../Domain/Errors.ts"
+import { orNotFound } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
+import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
 import { SourcesRepo } from "./Repo.ts"
 
@@ -21,9 +22,11 @@ export const SourcesLive = HttpApiBuilder.group(Api, "sources", (handlers) =>
       .handle("urls", ({ urlParams }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
-          if (urlParams.source_id !== undefined && Option.isNone(yield* sources.find(project.id, urlParams.source_id))) {
-            return yield* ValidationError.field("source_id", "The selected source id is invalid.")
-          }
+          yield* checkReferences([{
+            field: "source_id",
+            ids: urlParams.source_id,
+            existing: (ids) => Effect.map(sources.find(project.id, ids[0]!), (found) => (Option.isSome(found) ? [found.value.id] : []))
+          }])
           return yield* paginated(urlParams, (window) => sources.listUrls(project.id, { sourceId: urlParams.source_id }, window))
         }))
   }))

@@ -16,8 +16,9 @@ import * as Repositories from "../../src/Repositories.ts"
 import { migrations } from "../../migrations/index.ts"
 
 /**
- * The CLI as a user runs it: a child process per command. Each child costs seconds (tsx, module
- * loading, and the first one boots PGlite), so runs are few and each checks several things.
+ * The CLI as a user runs it (its build, dist/server/cli.js, made by the run's setup): a child process
+ * per command. Each child costs a second or so (module loading, and the first one boots PGlite), so
+ * runs are few and each checks several things.
  *
  * Against the embedded database, the first command opens a fresh DATA_DIR itself (migrating it); the
  * test process then opens that directory like a running server would, and the later commands share it
@@ -42,7 +43,7 @@ const cli = (dataDir: string, args: ReadonlyArray<string>, env: Record<string, s
     // The default (quiet) logging unless a test asks for more.
     delete childEnv.LOG_LEVEL
     Object.assign(childEnv, env)
-    execFile(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: root, env: childEnv }, (error, stdout, stderr) =>
+    execFile(process.execPath, ["dist/server/cli.js", ...args], { cwd: root, env: childEnv }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
   })
 

@@ -251,7 +251,7 @@ describe("import and reanalyze, in-process (in-memory repositories)", () => {
     expect(decodeLine("[1]")).toEqual(Either.left("The line must be a JSON object."))
     expect(decodeLine("null")).toEqual(Either.left("The line must be a JSON object."))
     expect(decodeLine(JSON.stringify({ prompt_id: 0, platform: "myspace", citations: "x" }))).toEqual(Either.left(
-      "prompt_id: The prompt id field must be at least 1. platform: The selected platform is invalid. " +
+      "prompt_id: The prompt id field must be at least 1. platform: The selected platform is invalid. Allowed: chatgpt, perplexity, gemini, grok, copilot, claude, google_ai_mode, google_ai_overview. " +
         "text: The text field is required. citations: The citations field must be an array."
     ))
     const decoded = decodeLine(JSON.stringify({ prompt_id: 3, platform: "claude", text: " x ", country: "fr", collected_at: "2026-01-02T03:04:05+01:00" }))
@@ -322,7 +322,7 @@ describe("import and reanalyze, the commands", () => {
       const env: NodeJS.ProcessEnv = { ...process.env, ...childEnv }
       if (Option.isNone(databaseUrl)) delete env.DATABASE_URL
       delete env.LOG_LEVEL
-      execFile(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: root, env }, (error, stdout, stderr) =>
+      execFile(process.execPath, ["dist/server/cli.js", ...args], { cwd: root, env }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
     })
 

@@ -1,17 +1,12 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpServer } from "@effect/platform"
 import { Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Redacted, Scope } from "effect"
 import * as Net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
+import { onDatabase, serve } from "../../src/Server.ts"
 import * as Embedded from "../../src/Database/Embedded.ts"
-import * as Migrations from "../../src/Database/Migrations.ts"
-import * as Health from "../../src/Http/Health.ts"
-import { makeNodeServer } from "../../src/Http/NodeServer.ts"
-import { requestLog } from "../../src/Http/RequestLog.ts"
-import * as Repositories from "../../src/Repositories.ts"
-import { ApiLive } from "../../src/Server.ts"
 import { createDatabase, sqlBackend } from "../support/TestServer.ts"
 
 /**
@@ -84,14 +79,10 @@ describe(`a frozen database (${sqlBackend})`, () => {
     }
     url.hostname = "127.0.0.1"
     url.port = String(proxy.port)
-    const data = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
-      Layer.provideMerge(Migrations.layer),
-      Layer.provideMerge(Database.layerServer(Redacted.make(url.toString()), statementTimeoutSeconds * 1000))
-    )
+    const data = onDatabase(Database.layerServer(Redacted.make(url.toString()), statementTimeoutSeconds * 1000))
     runtime = ManagedRuntime.make(
-      HttpApiBuilder.serve(requestLog).pipe(
-        Layer.provide(ApiLive),
-        Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, { port: 0, host: "127.0.0.1" })),
+      serve({ port: 0, host: "127.0.0.1" }).pipe(
+        Layer.provide(Metrics.layer),
         Layer.provide(data),
         Layer.provide(Settings.layerWith({ rateLimitPerMinute: 1_000_000 })),
         Layer.provide(Logger.minimumLogLevel(LogLevel.None))

@@ -329,9 +329,11 @@ describe.each(backends)("bad input (%s)", (backend) => {
         active: ["The active field must be true or false."]
       }],
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt"], schedule: "hourly" }), {
-        schedule: ["The selected schedule is invalid."]
+        schedule: ["The selected schedule is invalid. Allowed: daily, weekly, manual."]
       }],
-      ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt", "bing"] }), { "platforms.1": null }],
+      ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt", "bing"] }), {
+        "platforms.1": ["The selected platforms item is invalid. Allowed: chatgpt, perplexity, gemini, grok, copilot, claude, google_ai_mode, google_ai_overview."]
+      }],
       ["POST /prompts", () => ({ monitor_id: monitorId, text: "Q", tags: ["a"] }), { "tags.0": null }],
       ["POST /tags", () => ({ name: "Colored", color: "red" }), {
         color: ["The color field must be a valid hexadecimal color (#rrggbb)."]

@@ -234,9 +234,9 @@ describe.each(backends)("input limits (%s)", (backend) => {
   })
 
   it("a calendar date of year 0000 is valid on /responses as on analytics", async () => {
-    const responses = await server.request("GET", "/api/v1/responses?start_date=0000-01-01", { key, project })
-    expect(responses.status).toBe(200)
     const today = new Date().toISOString().slice(0, 10)
+    const responses = await server.request("GET", `/api/v1/responses?start_date=0000-01-01&end_date=${today}`, { key, project })
+    expect(responses.status).toBe(200)
     const analytics = await server.request("GET", `/api/v1/analytics/sources?start_date=0000-01-01&end_date=${today}`, { key, project })
     expect(analytics.status).toBe(200)
   })

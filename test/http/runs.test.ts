@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inProject } from "../support/ApiClient.ts"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
-/** GET and POST /monitors/{monitor}/runs: a manual trigger, the list with job counts, and tenancy. */
+/**
+ * GET and POST /monitors/{monitor}/runs: a manual trigger, the list with job counts, and tenancy.
+ * Runs and their counts are read through the API's typed client (each answer decoded with the endpoint's
+ * schema, and only under its declared status: 202, 200); the wire itself (the 202 and the run's key order,
+ * the slot's format, the pagination envelope and links, 401/403/404 bodies, a body that is not JSON) with
+ * raw requests.
+ */
 describe.each(backends)("monitor runs (%s)", (backend) => {
   let server: TestServer
   let organization: number
@@ -13,19 +20,26 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
   })
   afterAll(() => server.close())
 
-  const created = async (path: string, project: number | undefined, body: unknown) => {
-    const reply = await server.request("POST", path, { key, project, body })
-    expect(reply.status, reply.text).toBe(201)
-    return reply.body.data.id as number
-  }
-
   /** A project with a monitor on two platforms and `prompts` prompts. */
   const monitorWith = async (prompts: number) => {
-    const project = await created("/api/v1/projects", undefined, { name: "Runs" })
-    const monitor = await created("/api/v1/monitors", project, { name: "US", country: "us", platforms: ["chatgpt", "claude"], schedule: "manual" })
-    for (let i = 0; i < prompts; i++) await created("/api/v1/prompts", project, { monitor_id: monitor, text: `Question ${i}?` })
+    const client = server.client(key)
+    const project = (await client((api) => api.projects.create({ payload: { name: "Runs" } }))).data.id
+    const headers = inProject(project)
+    const monitor = (await client((api) =>
+      api.monitors.create({ headers, payload: { name: "US", country: "US", platforms: ["chatgpt", "claude"], schedule: "manual", active: true } })
+    )).data.id
+    for (let i = 0; i < prompts; i++) {
+      await client((api) => api.prompts.create({ headers, payload: { monitor_id: monitor, text: `Question ${i}?`, tags: [] } }))
+    }
     return { project, monitor }
   }
+
+  /** POST /monitors/{monitor}/runs: the run created. */
+  const trigger = async (monitor: number, project: number) =>
+    (await server.client(key)((api) => api.runs.trigger({ path: { monitor }, headers: inProject(project) }))).data
+  /** GET /monitors/{monitor}/runs, its first page. */
+  const runsOf = (monitor: number, project: number, as = key) =>
+    server.client(as)((api) => api.runs.list({ path: { monitor }, headers: inProject(project), urlParams: {} }))
 
   it("POST triggers a run now: 202 with the run and a pending job per prompt × platform", async () => {
     const { monitor, project } = await monitorWith(3)
@@ -47,23 +61,21 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
 
   it("a monitor without prompts gets a completed run with no job", async () => {
     const { monitor, project } = await monitorWith(0)
-    const reply = await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })
-    expect(reply.status).toBe(202)
-    expect(reply.body.data).toMatchObject({ status: "completed", jobs: { total: 0 } })
-    expect(reply.body.data.completed_at).not.toBeNull()
+    const run = await trigger(monitor, project)
+    expect(run).toMatchObject({ status: "completed", jobs: { total: 0 } })
+    expect(run.completed_at).not.toBeNull()
   })
 
   it("GET lists the monitor's runs newest first, paginated, with their counts", async () => {
     const { monitor, project } = await monitorWith(1)
     const ids: Array<number> = []
     for (let i = 0; i < 3; i++) {
-      ids.push((await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })).body.data.id)
+      ids.push((await trigger(monitor, project)).id)
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
-    const all = await server.request("GET", `/api/v1/monitors/${monitor}/runs`, { key, project })
-    expect(all.status).toBe(200)
-    expect(all.body.data.map((run: any) => run.id)).toEqual([...ids].reverse())
-    expect(all.body.data[0].jobs).toEqual({ total: 2, pending: 2, running: 0, succeeded: 0, failed: 0, skipped: 0 })
+    const all = await runsOf(monitor, project)
+    expect(all.data.map((run) => run.id)).toEqual([...ids].reverse())
+    expect(all.data[0].jobs).toEqual({ total: 2, pending: 2, running: 0, succeeded: 0, failed: 0, skipped: 0 })
     const page = await server.request("GET", `/api/v1/monitors/${monitor}/runs?per_page=1&page=2`, { key, project })
     expect(page.body.data.map((run: any) => run.id)).toEqual([ids[1]])
     expect(page.body.meta).toMatchObject({ current_page: 2, last_page: 3, per_page: 1, total: 3, from: 2, to: 2 })
@@ -71,9 +83,9 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
     expect(page.body.links.next).toBe(`${server.baseUrl}/api/v1/monitors/${monitor}/runs?per_page=1&page=3`)
     // Another monitor's runs are not in the list.
     const other = await monitorWith(1)
-    const empty = await server.request("GET", `/api/v1/monitors/${other.monitor}/runs`, { key, project: other.project })
-    expect(empty.body.data).toEqual([])
-    expect(empty.body.meta.total).toBe(0)
+    const empty = await runsOf(other.monitor, other.project)
+    expect(empty.data).toEqual([])
+    expect(empty.meta.total).toBe(0)
   })
 
   it("answers 404 Monitor not found for a monitor of another project or organization, or none", async () => {
@@ -81,12 +93,14 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
     const sibling = await monitorWith(1)
     const otherOrg = (await server.createOrganization("Other")).id
     const otherKey = (await server.createKey(otherOrg, ["*"])).key
-    const foreignProject = (await server.request("POST", "/api/v1/projects", { key: otherKey, body: { name: "Theirs" } })).body.data.id
-    const foreign = (await server.request("POST", "/api/v1/monitors", {
-      key: otherKey,
-      project: foreignProject,
-      body: { name: "Theirs", country: "FR", platforms: ["gemini"] }
-    })).body.data.id
+    const theirs = server.client(otherKey)
+    const foreignProject = (await theirs((api) => api.projects.create({ payload: { name: "Theirs" } }))).data.id
+    const foreign = (await theirs((api) =>
+      api.monitors.create({
+        headers: inProject(foreignProject),
+        payload: { name: "Theirs", country: "FR", platforms: ["gemini"], schedule: "daily", active: true }
+      })
+    )).data.id
     for (const monitor of [sibling.monitor, foreign, 999_999, "abc", 0]) {
       for (const method of ["GET", "POST"]) {
         const reply = await server.request(method, `/api/v1/monitors/${monitor}/runs`, { key, project: mine.project })
@@ -95,10 +109,8 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
       }
     }
     // Nothing was created on the monitors named.
-    const siblingRuns = await server.request("GET", `/api/v1/monitors/${sibling.monitor}/runs`, { key, project: sibling.project })
-    expect(siblingRuns.body.meta.total).toBe(0)
-    const foreignRuns = await server.request("GET", `/api/v1/monitors/${foreign}/runs`, { key: otherKey, project: foreignProject })
-    expect(foreignRuns.body.meta.total).toBe(0)
+    expect((await runsOf(sibling.monitor, sibling.project)).meta.total).toBe(0)
+    expect((await runsOf(foreign, foreignProject, otherKey)).meta.total).toBe(0)
   })
 
   it("needs monitors:read to list and monitors:write to trigger", async () => {
@@ -122,7 +134,7 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
 
   it("deleting the monitor deletes its runs", async () => {
     const { monitor, project } = await monitorWith(2)
-    await server.request("POST", `/api/v1/monitors/${monitor}/runs`, { key, project })
+    await trigger(monitor, project)
     expect((await server.request("DELETE", `/api/v1/monitors/${monitor}`, { key, project })).status).toBe(204)
     expect((await server.request("GET", `/api/v1/monitors/${monitor}/runs`, { key, project })).status).toBe(404)
     if (server.sql) {

@@ -81,6 +81,18 @@ describe.each(backends)("tenant isolation (%s)", (backend) => {
     expect(filter.body.errors).toEqual({ monitor_id: ["The selected monitor id is invalid."] })
   })
 
+  it("never lists, nor revokes, B's API keys", async () => {
+    const listed = await server.request("GET", "/api/v1/api-keys?per_page=100", { key: keyA })
+    expect(listed.status).toBe(200)
+    expect(listed.body.data.map((key: { id: number }) => key.id)).not.toContain(b.apiKey)
+    expect(listed.body.data.map((key: { id: number }) => key.id)).toContain(a.apiKey)
+    const revoke = await server.request("DELETE", `/api/v1/api-keys/${b.apiKey}`, { key: keyA })
+    expect(revoke.status).toBe(404)
+    expect(revoke.body).toEqual({ message: "API key not found" })
+    const theirs = await server.request("GET", "/api/v1/api-keys?per_page=100", { key: keyB })
+    expect(theirs.body.data.find((key: { id: number }) => key.id === b.apiKey).revoked).toBe(false)
+  })
+
   it("lists only the key's own rows", async () => {
     const projects = await server.request("GET", "/api/v1/projects?per_page=100", { key: keyA })
     expect(projects.body.data.map((project: { id: number }) => project.id)).toEqual([a.project])

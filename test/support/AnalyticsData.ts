@@ -8,6 +8,7 @@ import { Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
 import * as Migrations from "../../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
+import type { Classification } from "../../src/Domain/Brand.ts"
 import type { Platform } from "../../src/Domain/Platform.ts"
 import type { ResponseStatus } from "../../src/Domain/Response.ts"
 import * as Health from "../../src/Http/Health.ts"
@@ -16,7 +17,7 @@ import { MemoryStore, type MemoryTables } from "../../src/Memory/Store.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
 import { ApiLive } from "../../src/Server.ts"
-import { type Backend, createDatabase, type Reply, type RequestOptions } from "./TestServer.ts"
+import { type Backend, createDatabase, migratedSnapshot, type Reply, type RequestOptions } from "./TestServer.ts"
 
 /**
  * Analytics datasets: one description, written row for row into the in-memory tables or into SQL
@@ -35,7 +36,20 @@ export interface DatasetSpec {
   readonly sources: ReadonlyArray<string>
   /** Exact URLs, each of a source (index into `sources`). */
   readonly urls: ReadonlyArray<{ readonly source: number; readonly url: string }>
-  /** Responses: prompt index, platform, country (default: the monitor's), status, time, cited URL indexes in order. */
+  /** How many segments the project has (named `segment 0`, ...). */
+  readonly segments?: number | undefined
+  /** Brands: name, classification (default competitor), segments (indexes). */
+  readonly brands?: ReadonlyArray<{
+    readonly name: string
+    readonly classification?: Classification | undefined
+    readonly segments?: ReadonlyArray<number> | undefined
+  }> | undefined
+  /** The project's own brand (`brand_id`), as an index into `brands`. */
+  readonly ownBrand?: number | undefined
+  /**
+   * Responses: prompt index, platform, country (default: the monitor's), status, time, cited URL indexes
+   * in order, and brand mentions (a brand index at most once per response).
+   */
   readonly responses: ReadonlyArray<{
     readonly prompt: number
     readonly platform: Platform
@@ -43,7 +57,15 @@ export interface DatasetSpec {
     readonly status: ResponseStatus
     readonly collected_at: Date | string
     readonly citations: ReadonlyArray<number>
+    readonly mentions?: ReadonlyArray<MentionSpec> | undefined
   }>
+}
+
+/** A brand mention: the brand's index, its position and sentiment score. */
+export interface MentionSpec {
+  readonly brand: number
+  readonly position: number
+  readonly sentiment: number
 }
 
 /** The real ids of a loaded dataset, by the indexes of its description. */
@@ -55,6 +77,8 @@ export interface DatasetIds {
   readonly sources: ReadonlyArray<number>
   readonly urls: ReadonlyArray<number>
   readonly responses: ReadonlyArray<number>
+  readonly segments: ReadonlyArray<number>
+  readonly brands: ReadonlyArray<number>
 }
 
 const instant = (value: Date | string) => (typeof value === "string" ? new Date(value) : value)
@@ -111,6 +135,27 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
     db.sourceUrls.set(id, { id, project_id: project, source_id: sources[url.source]!, url: url.url, created_at: now })
     return id
   })
+  const segments = Array.from({ length: spec.segments ?? 0 }, (_, index) => {
+    const id = db.nextId("segments")
+    db.segments.set(id, { id, project_id: project, name: `segment ${index}`, created_at: now, updated_at: now })
+    return id
+  })
+  const brands = (spec.brands ?? []).map((brand) => {
+    const id = db.nextId("brands")
+    db.brands.set(id, {
+      id,
+      project_id: project,
+      name: brand.name,
+      aliases: [],
+      domains: [],
+      classification: brand.classification ?? "competitor",
+      created_at: now,
+      updated_at: now
+    })
+    for (const segment of new Set(brand.segments ?? [])) db.brandSegments.add(`${id}:${segments[segment]!}`)
+    return id
+  })
+  if (spec.ownBrand !== undefined) db.projects.set(project, { ...db.projects.get(project)!, brand_id: brands[spec.ownBrand]! })
   const responses = spec.responses.map((response) => {
     const id = db.nextId("responses")
     const prompt = spec.prompts[response.prompt]!
@@ -141,9 +186,22 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
         created_at: now
       })
     })
+    for (const mention of response.mentions ?? []) {
+      const mentionId = db.nextId("brand_mentions")
+      db.brandMentions.set(mentionId, {
+        id: mentionId,
+        project_id: project,
+        response_id: id,
+        brand_id: brands[mention.brand]!,
+        position: mention.position,
+        sentiment_score: mention.sentiment,
+        created_at: now,
+        updated_at: now
+      })
+    }
     return id
   })
-  return { project, monitors, tags, prompts, sources, urls, responses }
+  return { project, monitors, tags, prompts, sources, urls, responses, segments, brands }
 }
 
 /** Writes an organization with plain SQL. */
@@ -198,6 +256,19 @@ export const writeSql = (organizationId: number, spec: DatasetSpec): Effect.Effe
       "source_urls",
       spec.urls.map((url, index) => ({ id: urls[index], project_id: project, source_id: sources[url.source], url: url.url }))
     )
+    const segments = yield* allocate("segments", spec.segments ?? 0)
+    yield* insert("segments", segments.map((id, index) => ({ id, project_id: project, name: `segment ${index}` })))
+    const brandSpecs = spec.brands ?? []
+    const brands = yield* allocate("brands", brandSpecs.length)
+    yield* insert(
+      "brands",
+      brandSpecs.map((brand, index) => ({ id: brands[index], project_id: project, name: brand.name, classification: brand.classification ?? "competitor" }))
+    )
+    yield* insert(
+      "brand_segments",
+      brandSpecs.flatMap((brand, index) => [...new Set(brand.segments ?? [])].map((segment) => ({ brand_id: brands[index], segment_id: segments[segment] })))
+    )
+    if (spec.ownBrand !== undefined) yield* sql`UPDATE projects SET brand_id = ${brands[spec.ownBrand]!} WHERE id = ${project!}`
     const responses = yield* allocate("responses", spec.responses.length)
     yield* insert(
       "responses",
@@ -229,7 +300,17 @@ export const writeSql = (organizationId: number, spec: DatasetSpec): Effect.Effe
     )
     // Large datasets stay under the 65535 parameters of one statement.
     for (let start = 0; start < citations.length; start += 5000) yield* insert("citations", citations.slice(start, start + 5000))
-    return { project: project!, monitors, tags, prompts, sources, urls, responses }
+    const mentions = spec.responses.flatMap((response, index) =>
+      (response.mentions ?? []).map((mention) => ({
+        project_id: project,
+        response_id: responses[index],
+        brand_id: brands[mention.brand],
+        position: mention.position,
+        sentiment_score: mention.sentiment
+      }))
+    )
+    for (let start = 0; start < mentions.length; start += 5000) yield* insert("brand_mentions", mentions.slice(start, start + 5000))
+    return { project: project!, monitors, tags, prompts, sources, urls, responses, segments, brands }
   })
 
 // ---------------------------------------------------------------------------
@@ -258,7 +339,7 @@ export const startAnalyticsServer = async (backend: Backend): Promise<AnalyticsS
     dataLayer = Layer.merge(Repositories.layerMemory, Health.Readiness.layerAlways)
   } else {
     const client = backend === "embedded"
-      ? Database.layerEmbedded(undefined)
+      ? Database.layerEmbedded(undefined, undefined, migratedSnapshot())
       : await createDatabase(process.env.DATABASE_URL!).then((db) => {
         drop = db.drop
         return Database.layerServer(Redacted.make(db.url))
@@ -287,15 +368,17 @@ export const startAnalyticsServer = async (backend: Backend): Promise<AnalyticsS
       const headers: Record<string, string> = { accept: "application/json", ...options.headers }
       if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
       if (options.project !== undefined) headers["service-project-id"] = String(options.project)
-      const response = await fetch(`${baseUrl}${path}`, { method, headers })
+      if (options.body !== undefined) headers["content-type"] = "application/json"
+      const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+      const response = await fetch(`${baseUrl}${path}`, { method, headers, body })
       const text = await response.text()
-      let body: unknown = undefined
+      let parsed: unknown = undefined
       try {
-        body = text === "" ? undefined : JSON.parse(text)
+        parsed = text === "" ? undefined : JSON.parse(text)
       } catch {
-        body = undefined
+        parsed = undefined
       }
-      return { status: response.status, headers: response.headers, body, text }
+      return { status: response.status, headers: response.headers, body: parsed, text }
     },
     createOrganization: (name) => run(Effect.flatMap(OrganizationsRepo, (repo) => repo.create(name ?? "Organization")).pipe(Effect.map((o) => o.id))),
     createKey: (organizationId, abilities, projectIds = null) => {

@@ -1,17 +1,24 @@
 import { Effect, Layer, Redacted } from "effect"
 import * as Database from "../../src/Database/Database.ts"
 import * as Migrations from "../../src/Database/Migrations.ts"
-import { createDatabase, sqlBackend } from "./TestServer.ts"
+import { createDatabase, migratedSnapshot, sqlBackend } from "./TestServer.ts"
 
-/** An empty SQL database for one test suite: PGlite in memory, or a fresh PostgreSQL database. */
-export const freshSql = Layer.unwrapScoped(Effect.gen(function*() {
-  if (sqlBackend === "embedded") return Database.layerEmbedded(undefined)
-  const db = yield* Effect.acquireRelease(
-    Effect.promise(() => createDatabase(process.env.DATABASE_URL!)),
-    (db) => Effect.promise(() => db.drop())
-  )
-  return Database.layerServer(Redacted.make(db.url))
-}))
+/** A SQL database for one test suite: PGlite in memory, or a fresh PostgreSQL database; migrated unless `empty`. */
+const sqlDatabase = (empty: boolean) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    if (sqlBackend === "embedded") return Database.layerEmbedded(undefined, undefined, empty ? undefined : migratedSnapshot())
+    const db = yield* Effect.acquireRelease(
+      Effect.promise(() => createDatabase(process.env.DATABASE_URL!, { empty })),
+      (db) => Effect.promise(() => db.drop())
+    )
+    return Database.layerServer(Redacted.make(db.url))
+  }))
 
-/** A migrated SQL database for one test suite. */
-export const migratedSql = Layer.provideMerge(Migrations.layer, freshSql)
+/** An empty SQL database for one test suite: for the tests of the migrations themselves. */
+export const freshSql = sqlDatabase(true)
+
+/**
+ * A migrated SQL database for one test suite: a copy of the run's migrated one; the migrations still run
+ * (and find nothing to do), so a suite without the run's setup gets a migrated database too.
+ */
+export const migratedSql = Layer.provideMerge(Migrations.layer, sqlDatabase(false))

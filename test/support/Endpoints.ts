@@ -12,6 +12,8 @@ export interface Fixture {
   /** An ingested response citing one URL, so the project has a source too. */
   readonly response: number
   readonly source: number
+  /** A key of the organization granting only `keys:manage`: one any key manager may revoke. */
+  readonly apiKey: number
 }
 
 export interface EndpointCase {
@@ -274,7 +276,42 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     ability: "analytics:read",
     projectScoped: true,
     success: 200
-  }
+  },
+  {
+    name: "GET /analytics/brands",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/brands?${analyticsWindow()}&brands[]=${f.brand}&segments[]=${f.segment}&monitors[]=${f.monitor}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /analytics/brands/time-series",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/brands/time-series?${analyticsWindow()}&interval=day&metric=share_of_voice&brands=${f.brand}&tags[]=${f.tag}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /analytics/prompts",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/prompts?${analyticsWindow()}&platforms[]=chatgpt&monitors[]=${f.monitor}&sort_by=text`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /api-keys", method: "GET", path: () => "/api/v1/api-keys", ability: "keys:manage", projectScoped: false, success: 200 },
+  {
+    name: "POST /api-keys",
+    method: "POST",
+    path: () => "/api/v1/api-keys",
+    ability: "keys:manage",
+    projectScoped: false,
+    body: () => ({ name: unique("Key"), abilities: ["keys:manage"], project_ids: null, expires_at: null }),
+    success: 201
+  },
+  { name: "DELETE /api-keys/{api_key}", method: "DELETE", path: (f) => `/api/v1/api-keys/${f.apiKey}`, ability: "keys:manage", projectScoped: false, success: 204 }
 ]
 
 /** The resources of the project a path can name, by their collection in the path. */
@@ -315,8 +352,8 @@ export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; rea
   })
 
 /**
- * A project with two monitors, a prompt, a tag, a segment and a brand in that segment, made through the API
- * with an all-abilities key.
+ * A project with two monitors, a prompt, a tag, a segment and a brand in that segment, and a key of the
+ * organization, made through the API with an all-abilities key.
  */
 export const makeFixture = async (server: TestServer, key: string, projectId?: number): Promise<Fixture> => {
   const ok = async (method: string, path: string, project: number | undefined, body: unknown) => {
@@ -339,7 +376,8 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   })
   const sources = await server.request("GET", "/api/v1/sources", { key, project })
   const source = sources.body.data.at(-1).id as number
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source }
+  const apiKey = await ok("POST", "/api/v1/api-keys", undefined, { name: unique("fixture key"), abilities: ["keys:manage"], project_ids: null, expires_at: null })
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>

@@ -1,19 +1,16 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import { readFileSync } from "node:fs"
 import pg from "pg"
 import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
 import { type AppSettings, Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
-import * as Migrations from "../../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
-import * as Health from "../../src/Http/Health.ts"
-import { makeNodeServer } from "../../src/Http/NodeServer.ts"
-import { requestLog } from "../../src/Http/RequestLog.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
-import * as Repositories from "../../src/Repositories.ts"
-import { ApiLive } from "../../src/Server.ts"
+import { Metrics } from "../../src/Observability/Metrics.ts"
+import { MemoryLive, onDatabase, serve } from "../../src/Server.ts"
+import { clientFor } from "./ApiClient.ts"
 
 /**
  * The whole server stack on a free port, over one of three backends:
@@ -22,6 +19,15 @@ import { ApiLive } from "../../src/Server.ts"
  * - postgres: a fresh database created on the server of DATABASE_URL, dropped afterwards.
  */
 export type Backend = "memory" | "embedded" | "postgres"
+
+/** The migrated embedded database of the run (test/support/globalSetup.ts), read once per worker. */
+let snapshot: Blob | undefined
+export const migratedSnapshot = (): Blob | undefined => {
+  const file = process.env.BVM_TEST_EMBEDDED_SNAPSHOT
+  if (file === undefined) return undefined
+  snapshot ??= new Blob([readFileSync(file)])
+  return snapshot
+}
 
 /** The SQL backend of this run: PostgreSQL when DATABASE_URL is set (CI's second pass), else PGlite. */
 export const sqlBackend: Backend = process.env.DATABASE_URL ? "postgres" : "embedded"
@@ -55,18 +61,24 @@ export interface TestServer {
     abilities: ReadonlyArray<string>,
     options?: { readonly projectIds?: ReadonlyArray<number> | null; readonly expiresAt?: Date | null; readonly name?: string }
   ) => Promise<{ readonly id: number; readonly key: string }>
+  /** The API's typed client with a key: for success paths; `request` is for the exact wire format. */
+  readonly client: (key: string) => ReturnType<typeof clientFor>
   /** Raw SQL on the backend's database (undefined for memory). */
   readonly sql: ((query: string) => Promise<ReadonlyArray<Record<string, unknown>>>) | undefined
   readonly revokeKey: (id: number) => Promise<void>
   readonly close: () => Promise<void>
 }
 
-/** A fresh database on the PostgreSQL server of `baseUrl`, and how to drop it. */
-export const createDatabase = async (baseUrl: string) => {
+/**
+ * A fresh database on the PostgreSQL server of `baseUrl`, and how to drop it: migrated already (a copy of
+ * the run's template, test/support/globalSetup.ts) unless `empty`.
+ */
+export const createDatabase = async (baseUrl: string, options: { readonly empty?: boolean } = {}) => {
   const name = `bvm_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
+  const template = options.empty ? undefined : process.env.BVM_TEST_PG_TEMPLATE
   const admin = new pg.Client({ connectionString: baseUrl })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.query(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`)
   await admin.end()
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
@@ -81,34 +93,36 @@ export const createDatabase = async (baseUrl: string) => {
   }
 }
 
-export const startServer = async (backend: Backend, settings: Partial<AppSettings> = {}): Promise<TestServer> => {
-  let drop = async () => {}
-  let dataLayer: Layer.Layer<any, any, any>
-  if (backend === "memory") {
-    dataLayer = Layer.merge(Repositories.layerMemory, Health.Readiness.layerAlways)
-  } else {
-    const client = backend === "embedded"
-      ? Database.layerEmbedded(undefined)
-      : await createDatabase(process.env.DATABASE_URL!).then((db) => {
-        drop = db.drop
-        return Database.layerServer(Redacted.make(db.url))
-      })
-    dataLayer = Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
-      Layer.provideMerge(Migrations.layer),
-      Layer.provideMerge(client)
-    )
-  }
+/** What the server needs of its data, whichever the store: the repositories and the readiness check. */
+type ServerData = Exclude<Layer.Layer.Success<ReturnType<typeof onDatabase>>, SqlClient.SqlClient>
 
-  const serverLayer = HttpApiBuilder.serve(requestLog).pipe(
-    Layer.provide(ApiLive),
-    Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, { port: 0, host: "127.0.0.1" }))
-  )
-  const layer = serverLayer.pipe(
-    Layer.provideMerge(dataLayer),
+/** The whole server (the Layers of src/Server.ts) on `data`, on a free loopback port, with the test settings. */
+const serverOn = (data: Layer.Layer<ServerData, unknown>, settings: Partial<AppSettings>) =>
+  serve({ port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provide(Metrics.layer),
+    Layer.provideMerge(data),
     Layer.provideMerge(Settings.layerWith({ rateLimitPerMinute: 1_000_000, ...settings })),
     Layer.provide(Logger.minimumLogLevel(process.env.TEST_LOG ? LogLevel.All : LogLevel.None))
-  ) as Layer.Layer<HttpServer.HttpServer | OrganizationsRepo | ApiKeysRepo, never, never>
-  const runtime = ManagedRuntime.make(layer)
+  )
+
+export const startServer = async <Overridden extends ServerData = never>(
+  backend: Backend,
+  settings: Partial<AppSettings> = {},
+  /** Services to use instead of the backend's (a repository that fails, to see what a client is told). */
+  overrides?: Layer.Layer<Overridden>
+): Promise<TestServer> => {
+  let drop = async () => {}
+  const data: Layer.Layer<ServerData, unknown> = backend === "memory"
+    ? MemoryLive
+    : onDatabase(
+      backend === "embedded"
+        ? Database.layerEmbedded(undefined, undefined, migratedSnapshot())
+        : await createDatabase(process.env.DATABASE_URL!).then((db) => {
+          drop = db.drop
+          return Database.layerServer(Redacted.make(db.url))
+        })
+    )
+  const runtime = ManagedRuntime.make(serverOn(overrides === undefined ? data : Layer.merge(data, overrides), settings))
   const address = await runtime.runPromise(HttpServer.addressWith(Effect.succeed))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   const baseUrl = `http://127.0.0.1:${address.port}`
@@ -117,9 +131,10 @@ export const startServer = async (backend: Backend, settings: Partial<AppSetting
     ? undefined
     : (query: string) =>
       runtime.runPromise(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, unknown>>(query)) as Effect.Effect<
-          ReadonlyArray<Record<string, unknown>>
-        >
+        Effect.serviceOption(SqlClient.SqlClient).pipe(
+          Effect.flatMap((sql) => Option.getOrThrow(sql).unsafe<Record<string, unknown>>(query)),
+          Effect.orDie
+        )
       )
 
   let organizationCount = 0
@@ -166,6 +181,7 @@ export const startServer = async (backend: Backend, settings: Partial<AppSetting
       )
     },
     revokeKey: (id) => runtime.runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.revoke(id)).pipe(Effect.orDie, Effect.asVoid)),
+    client: (key) => clientFor(baseUrl, key),
     sql: sqlRuntime,
     close: async () => {
       await runtime.dispose()

@@ -1,3 +1,4 @@
+import { HttpApiError } from "@effect/platform"
 import { SqlError } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Logger, LogLevel } from "effect"
@@ -19,26 +20,30 @@ const respond = (cause: Cause.Cause<unknown>) =>
 const sqlError = (cause: unknown) => new SqlError.SqlError({ cause, message: "Failed to execute statement" })
 
 describe("errorResponse", () => {
-  it.effect("maps each typed error to its documented status and body", () =>
+  it.effect("passes the errors the endpoints declare on to the API, which encodes them from their schemas", () =>
     Effect.gen(function*() {
-      const unauthenticated = yield* respond(Cause.fail(new Unauthenticated()))
-      expect(unauthenticated).toMatchObject({ status: 401, body: { message: "Unauthenticated." } })
-      expect(unauthenticated.headers["www-authenticate"]).toBe("Bearer")
-      expect((yield* respond(Cause.fail(new Forbidden({ requiredAbility: "tags:write" })))).body).toEqual({
-        message: "This action is unauthorized.",
-        required_ability: "tags:write"
+      for (
+        const error of [
+          new Unauthenticated(),
+          new Forbidden({ requiredAbility: "tags:write" }),
+          new NotFound({ resource: "Prompt" }),
+          ValidationError.field("name", "The name has already been taken."),
+          new TooManyRequests()
+        ]
+      ) {
+        expect(yield* Effect.flip(respond(Cause.fail(error)))).toBe(error)
+      }
+    }))
+
+  it.effect("turns the platform's decoding failure into the documented 422", () =>
+    Effect.gen(function*() {
+      const decodeError = new HttpApiError.HttpApiDecodeError({
+        message: "",
+        issues: [{ _tag: "Missing", path: ["name"], message: "is missing" }]
       })
-      expect(yield* respond(Cause.fail(new NotFound({ resource: "Prompt" })))).toMatchObject({
-        status: 404,
-        body: { message: "Prompt not found" }
-      })
-      expect((yield* respond(Cause.fail(ValidationError.field("name", "The name has already been taken."))))).toMatchObject({
-        status: 422,
-        body: { message: "The given data was invalid.", errors: { name: ["The name has already been taken."] } }
-      })
-      const limited = yield* respond(Cause.fail(new TooManyRequests({ limit: 600, retryAfterSeconds: 7 })))
-      expect(limited).toMatchObject({ status: 429, body: { message: "Too Many Requests" } })
-      expect(limited.headers["retry-after"]).toBe("7")
+      const failure = yield* Effect.flip(respond(Cause.fail(decodeError)))
+      expect(failure).toBeInstanceOf(ValidationError)
+      expect((failure as ValidationError).errors).toEqual({ name: ["The name field is required."] })
     }))
 
   it.effect("answers 503 when the database cannot be reached, 500 for a failed query, with the request id only", () =>

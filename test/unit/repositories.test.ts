@@ -108,7 +108,7 @@ for (const [name, implementation] of implementations) {
         yield* tags.delete(branded!.id)
         const after = yield* prompts.find(project.id, prompt.id)
         expect(Option.getOrThrow(after).tags.map((tag) => tag.name)).toEqual(["non-branded"])
-        const filtered = yield* prompts.list(project.id, { monitorId: monitor.id + 1000 }, window(0, 10))
+        const filtered = yield* prompts.list(project.id, window(0, 10), { monitor_id: monitor.id + 1000 })
         expect(filtered).toEqual({ rows: [], total: 0 })
       }))
 
@@ -126,10 +126,10 @@ for (const [name, implementation] of implementations) {
         }
         yield* projects.delete(project.id)
         expect((yield* monitors.list(project.id, window(0, 10))).total).toBe(0)
-        expect((yield* prompts.list(project.id, {}, window(0, 10))).total).toBe(0)
+        expect((yield* prompts.list(project.id, window(0, 10))).total).toBe(0)
         expect((yield* tags.list(project.id, window(0, 10))).total).toBe(0)
         expect((yield* monitors.list(kept.id, window(0, 10))).total).toBe(1)
-        expect((yield* prompts.list(kept.id, {}, window(0, 10))).total).toBe(1)
+        expect((yield* prompts.list(kept.id, window(0, 10))).total).toBe(1)
         expect((yield* tags.list(kept.id, window(0, 10))).total).toBe(3)
       }))
 
@@ -276,8 +276,8 @@ for (const [name, implementation] of implementations) {
         }
         const { statements, value } = yield* countingStatements(brands.list(project.id, window(0, 25)))
         expect(value.rows.map((brand) => brand.segment_ids)).toEqual(Array.from({ length: 25 }, (_, i) => segmentIds.slice(0, i % 4)))
-        // SQL: the page, its segment ids, the total, whatever the page size (the memory store sends none).
-        expect(statements).toBe(name === "memory" ? 0 : 3)
+        // SQL: the page with its segment ids and the total in one statement, whatever the page size (the memory store sends none).
+        expect(statements).toBe(name === "memory" ? 0 : 1)
       }))
   })
 }
@@ -299,7 +299,7 @@ const countingStatements = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   })
 
 layer(Repositories.layerSql.pipe(Layer.provide(migratedSql)), { timeout: 60_000 })(`prompt lists (${sqlBackend})`, (it) => {
-  it.effect("load the tags of a whole page in one query, not one per prompt", () =>
+  it.effect("come whole, with their tags and the total, in one statement", () =>
     Effect.gen(function*() {
       const prompts = yield* PromptsRepo
       const { project } = yield* setup
@@ -314,10 +314,13 @@ layer(Repositories.layerSql.pipe(Layer.provide(migratedSql)), { timeout: 60_000 
       for (let i = 0; i < 25; i++) {
         yield* prompts.create(project.id, { monitor_id: monitor.id, text: `Q${i}`, tag_ids: tagIds.slice(0, 1 + (i % 3)) })
       }
-      const { statements, value } = yield* countingStatements(prompts.list(project.id, {}, window(0, 25)))
+      const { statements, value } = yield* countingStatements(prompts.list(project.id, window(0, 25)))
       expect(value.rows).toHaveLength(25)
       expect(value.rows.map((prompt) => prompt.tags.length)).toEqual(Array.from({ length: 25 }, (_, i) => 1 + (i % 3)))
-      // The page, its tags, the total: three statements whatever the page size.
-      expect(statements).toBe(3)
+      // The page, its tags and the total in one statement, whatever the page size; a page past the end asks for the count alone.
+      expect(statements).toBe(1)
+      const after = yield* countingStatements(prompts.list(project.id, window(100, 25)))
+      expect(after.value).toEqual({ rows: [], total: 25 })
+      expect(after.statements).toBe(2)
     }))
 })

@@ -1,8 +1,10 @@
-import { SqlClient, type SqlError, type Statement } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
-import type { Monitor } from "../../Domain/Monitor.ts"
+import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
+import { Array as Arr, Context, Effect, Layer, Option, Schema } from "effect"
+import { Count, decodeRows, orDefect, rowOf } from "../../Database/Rows.ts"
+import { Id, Timestamp } from "../../Domain/Common.ts"
+import { Monitor } from "../../Domain/Monitor.ts"
 import type { Page, Window } from "../../Domain/Page.ts"
-import { type JobStatus, jobStatuses, type Run, type RunStatus, type RunTrigger } from "../../Domain/Run.ts"
+import { JobCounts, type JobStatus, jobStatuses, Run, type RunTrigger } from "../../Domain/Run.ts"
 
 /** The reason of every job of a slot no scheduler covered while it lasted. */
 export const MISSED_REASON = "missed: no worker ran during this slot"
@@ -22,33 +24,22 @@ export interface ScheduledMonitor {
 
 export class RunsRepo extends Context.Tag("RunsRepo")<RunsRepo, {
   /** The monitor's runs, newest slot first (then id descending), with their job counts. */
-  readonly list: (monitorId: number, window: Window) => Effect.Effect<Page<Run>, SqlError.SqlError>
+  readonly list: (monitorId: number, window: Window) => Effect.Effect<Page<Run>>
   /**
    * The run of the monitor for the slot, created with one job per prompt × platform of the monitor as it
    * is now, in one transaction; or the run already there (`created: false`). A `missed` run's jobs are
    * all skipped, and a run without a job to do is completed at once.
    */
-  readonly create: (monitor: Monitor, run: NewRun) => Effect.Effect<{ readonly run: Run; readonly created: boolean }, SqlError.SqlError>
+  readonly create: (monitor: Monitor, run: NewRun) => Effect.Effect<{ readonly run: Run; readonly created: boolean }>
   /** Every active monitor on a daily or weekly schedule, across projects: what the scheduler covers. */
-  readonly scheduled: () => Effect.Effect<ReadonlyArray<ScheduledMonitor>, SqlError.SqlError>
+  readonly scheduled: () => Effect.Effect<ReadonlyArray<ScheduledMonitor>>
 }>() {}
 
-interface RunRow {
-  readonly id: number
-  readonly monitor_id: number
-  readonly slot: Date
-  readonly trigger: RunTrigger
-  readonly status: RunStatus
-  readonly completed_at: Date | null
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly total: number
-  readonly pending: number
-  readonly running: number
-  readonly succeeded: number
-  readonly failed: number
-  readonly skipped: number
-}
+/** A run with the counts of its jobs side by side, as the query gives it. */
+const RunRow = rowOf(Schema.Struct({ ...Run.omit("jobs").fields, ...JobCounts.fields }))
+type RunRow = typeof RunRow.Type
+
+const ScheduledRow = rowOf(Schema.Struct({ ...Monitor.fields, last_slot: Schema.NullOr(Timestamp) }))
 
 export const runOfRow = ({ failed, pending, running, skipped, succeeded, total, ...run }: RunRow): Run => ({
   id: run.id,
@@ -70,17 +61,35 @@ export const layerSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     /** The runs `runs` selects (a query of collector_runs rows), with their job counts, newest slot first. */
     const withCounts = (runs: Statement.Fragment) =>
-      sql<RunRow>`
-        SELECT r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at,
-          count(j.id) AS total, ${sql.literal(jobStatuses.map(statusCount).join(", "))}
-        FROM (${runs}) r LEFT JOIN collector_jobs j ON j.run_id = r.id
-        GROUP BY r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at
-        ORDER BY r.slot DESC, r.id DESC`.pipe(Effect.map((rows) => rows.map(runOfRow)))
+      decodeRows(
+        RunRow,
+        sql`
+          SELECT r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at,
+            count(j.id) AS total, ${sql.literal(jobStatuses.map(statusCount).join(", "))}
+          FROM (${runs}) r LEFT JOIN collector_jobs j ON j.run_id = r.id
+          GROUP BY r.id, r.monitor_id, r.slot, r.trigger, r.status, r.completed_at, r.created_at, r.updated_at
+          ORDER BY r.slot DESC, r.id DESC`
+      ).pipe(Effect.map((rows) => rows.map(runOfRow)))
 
+    /** The run of a slot, which exists (created or found in this transaction). */
     const findRun = (monitorId: number, slot: Date) =>
-      withCounts(sql`SELECT * FROM collector_runs WHERE monitor_id = ${monitorId} AND slot = ${slot}`).pipe(
-        Effect.map((runs) => runs[0]!)
-      )
+      withCounts(sql`SELECT * FROM collector_runs WHERE monitor_id = ${monitorId} AND slot = ${slot}`).pipe(Effect.flatMap(Arr.head))
+
+    const count = SqlSchema.single({
+      Request: Schema.Number,
+      Result: Count,
+      execute: (monitorId) => sql`SELECT count(*) AS total FROM collector_runs WHERE monitor_id = ${monitorId}`
+    })
+    const insertRun = SqlSchema.findOne({
+      Request: Schema.Struct({ projectId: Id, monitorId: Id, slot: Schema.DateFromSelf, trigger: Schema.String }),
+      Result: Schema.Struct({ id: Id }),
+      execute: ({ monitorId, projectId, slot, trigger }) =>
+        sql`
+          INSERT INTO collector_runs (project_id, monitor_id, slot, trigger)
+          VALUES (${projectId}, ${monitorId}, ${slot}, ${trigger})
+          ON CONFLICT (monitor_id, slot) DO NOTHING
+          RETURNING id`
+    })
 
     return RunsRepo.of({
       list: (monitorId, window) =>
@@ -89,19 +98,14 @@ export const layerSql = Layer.effect(
           rows: withCounts(sql`
             SELECT * FROM collector_runs WHERE monitor_id = ${monitorId}
             ORDER BY slot DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
-          total: sql<{ total: number }>`SELECT count(*) AS total FROM collector_runs WHERE monitor_id = ${monitorId}`.pipe(
-            Effect.map((rows) => rows[0]!.total)
-          )
-        }),
+          total: Effect.map(count(monitorId), (row) => row.total)
+        }).pipe(orDefect),
       create: (monitor, run) =>
         Effect.gen(function*() {
-          const inserted = yield* sql<{ id: number }>`
-            INSERT INTO collector_runs (project_id, monitor_id, slot, trigger)
-            VALUES (${monitor.project_id}, ${monitor.id}, ${run.slot}, ${run.trigger})
-            ON CONFLICT (monitor_id, slot) DO NOTHING
-            RETURNING id`
-          if (inserted.length === 0) return { run: yield* findRun(monitor.id, run.slot), created: false }
-          const runId = inserted[0]!.id
+          const inserted = yield* insertRun({ projectId: monitor.project_id, monitorId: monitor.id, slot: run.slot, trigger: run.trigger })
+          // Already there (the slot's run exists): that one, as it is.
+          if (Option.isNone(inserted)) return { run: yield* findRun(monitor.id, run.slot), created: false }
+          const runId = inserted.value.id
           const missed = run.trigger === "missed"
           // The prompts and platforms of the monitor as they are in the database now, in one statement.
           // A prompt already asked on a platform for this slot (under another monitor) is not asked again.
@@ -121,15 +125,19 @@ export const layerSql = Layer.effect(
             WHERE id = ${runId}
               AND NOT EXISTS (SELECT 1 FROM collector_jobs WHERE run_id = ${runId} AND status IN ('pending', 'running'))`
           return { run: yield* findRun(monitor.id, run.slot), created: true }
-        }).pipe(sql.withTransaction),
+        }).pipe(sql.withTransaction, orDefect),
       scheduled: () =>
-        sql<Monitor & { last_slot: Date | null }>`
-          SELECT m.id, m.project_id, m.name, m.country, m.platforms, m.schedule, m.active, m.created_at, m.updated_at,
-            (SELECT max(r.slot) FROM collector_runs r WHERE r.monitor_id = m.id AND r.trigger <> 'manual') AS last_slot
-          FROM monitors m
-          WHERE m.active AND m.schedule IN ('daily', 'weekly')
-          ORDER BY m.id`.pipe(
-          Effect.map((rows) => rows.map(({ last_slot, ...monitor }) => ({ monitor, lastSlot: last_slot })))
+        decodeRows(
+          ScheduledRow,
+          sql`
+            SELECT m.id, m.project_id, m.name, m.country, m.platforms, m.schedule, m.active, m.created_at, m.updated_at,
+              (SELECT max(r.slot) FROM collector_runs r WHERE r.monitor_id = m.id AND r.trigger <> 'manual') AS last_slot
+            FROM monitors m
+            WHERE m.active AND m.schedule IN ('daily', 'weekly')
+            ORDER BY m.id`
+        ).pipe(
+          Effect.map((rows) => rows.map(({ last_slot, ...monitor }) => ({ monitor, lastSlot: last_slot }))),
+          orDefect
         )
     })
   })

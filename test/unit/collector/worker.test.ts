@@ -5,6 +5,7 @@ import * as Jobs from "../../../src/Collector/Jobs.ts"
 import { type Answer, type PlatformClient, PlatformFailure, Platforms, type Question } from "../../../src/Collector/Platform.ts"
 import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
 import * as Worker from "../../../src/Collector/Worker.ts"
+import { Metrics } from "../../../src/Observability/Metrics.ts"
 import type { Platform } from "../../../src/Domain/Platform.ts"
 import type { RunTrigger } from "../../../src/Domain/Run.ts"
 import * as Repositories from "../../../src/Repositories.ts"
@@ -130,6 +131,19 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       expect(yield* responsesOf(monitor.id)).toHaveLength(0)
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
+
+  it.effect("counts every failed attempt in the process's metrics, by platform and kind", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      yield* runNow({ prompts: 2, platforms: ["perplexity"] })
+      const metrics = yield* Metrics
+      const worker = yield* makeWorker(fakePlatforms({
+        perplexity: () => Effect.fail(new PlatformFailure({ platform: "perplexity", kind: "rejected", message: "HTTP 401" }))
+      }))
+      yield* worker.drain
+      const text = yield* Effect.promise(() => metrics.registry.metrics())
+      expect(text).toMatch(/^bvm_platform_failures_total\{platform="perplexity",kind="rejected"\} 2$/m)
+    }).pipe(Effect.provide(Metrics.layer)))
 
   it.effect("retries a failure that may pass after its backoff, and fails it for good after the last attempt", () =>
     Effect.gen(function*() {
