@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect, Layer, Schema } from "effect"
 import {
   Analytics,
   bucketStart,
@@ -16,6 +16,8 @@ import {
   type SeriesQuery
 } from "./Analytics.ts"
 import { type Cut as RollupCut, isPending } from "../../migrations/rollups.ts"
+import { Count, decodeRows, orDefect } from "../Database/Rows.ts"
+import { Id } from "../Domain/Common.ts"
 import { makeBrandAnalyticsSql } from "./BrandAnalyticsSql.ts"
 import { type Read, readsOf } from "./Reads.ts"
 
@@ -40,27 +42,32 @@ import { type Read, readsOf } from "./Reads.ts"
  */
 
 /** A row of a list page, counted and rounded by the database. */
-interface PageRow {
+const PageRow = Schema.Struct({
   /** The number of rows of the whole list (on every row; alone, with nulls, on an empty page). */
-  readonly total: number
-  readonly id: number
-  readonly name: string
+  total: Count.fields.total,
+  id: Id,
+  name: Schema.String,
   /** The URL's source; null for sources. */
-  readonly source_id: number | null
-  readonly used_w: number
-  readonly used_p: number
-  readonly percentage_w: number
-  readonly percentage_p: number
-  readonly hundredths_w: number
-  readonly hundredths_p: number
-  readonly first_seen_on: string | null
-  readonly last_seen_on: string | null
-}
+  source_id: Schema.NullOr(Id),
+  used_w: Schema.Int,
+  used_p: Schema.Int,
+  percentage_w: Schema.Int,
+  percentage_p: Schema.Int,
+  hundredths_w: Schema.Int,
+  hundredths_p: Schema.Int,
+  first_seen_on: Schema.NullOr(Schema.String),
+  last_seen_on: Schema.NullOr(Schema.String)
+})
+type PageRow = typeof PageRow.Type
 
-type SeriesRow =
-  | { readonly kind: "total"; readonly id: null; readonly source_id: null; readonly url: null; readonly bucket: string; readonly n: number }
-  | { readonly kind: "top"; readonly id: number; readonly source_id: number; readonly url: string; readonly bucket: null; readonly n: number }
-  | { readonly kind: "hit"; readonly id: number; readonly source_id: null; readonly url: null; readonly bucket: string; readonly n: number }
+/** The row of an empty page: the number of rows of the whole list alone, its other columns null. */
+const EmptyPageRow = Schema.Struct({ total: Count.fields.total, id: Schema.Null })
+
+const SeriesRow = Schema.Union(
+  Schema.Struct({ kind: Schema.Literal("total"), id: Schema.Null, source_id: Schema.Null, url: Schema.Null, bucket: Schema.String, n: Schema.Int }),
+  Schema.Struct({ kind: Schema.Literal("top"), id: Id, source_id: Id, url: Schema.String, bucket: Schema.Null, n: Schema.Int }),
+  Schema.Struct({ kind: Schema.Literal("hit"), id: Id, source_id: Schema.Null, url: Schema.Null, bucket: Schema.String, n: Schema.Int })
+)
 
 /** A boundary of a period: whole seconds, so `to_timestamp` is exact (and works before year 1). */
 const seconds = (ms: number) => ms / 1000
@@ -82,10 +89,11 @@ const cutOf = (filters: Filters): Cut =>
     : { kind: "all" }
 
 /** A prompt carrying k >= 3 of the given tags, and `w` = (k - 1)(k - 2)/2 (see `higherOrderPrompts`). */
-interface HigherOrderPrompt {
-  readonly prompt_id: number
-  readonly w: number
-}
+const HigherOrderPrompt = Schema.Struct({ prompt_id: Id, w: Schema.Int })
+type HigherOrderPrompt = typeof HigherOrderPrompt.Type
+
+/** An id among those a query names that is a row of the project, with the table it names a row of. */
+const KnownReference = Schema.Struct({ kind: Schema.Literal("monitors", "tags", "brands", "segments"), id: Id })
 
 /** The infix of a rollup table's name: its cut, as the migrations name the tables (migrations/rollups.ts). */
 type Infix = "" | `${Exclude<RollupCut, "all">}_`
@@ -213,11 +221,14 @@ export const layerSql = Layer.effect(
     const higherOrderPrompts = (projectId: number, cut: Cut) =>
       cut.kind !== "tag" || cut.tags.length < 3
         ? Effect.succeed<ReadonlyArray<HigherOrderPrompt>>([])
-        : sql<HigherOrderPrompt>`
+        : decodeRows(
+          HigherOrderPrompt,
+          sql`
           SELECT pt.prompt_id, ((count(*) - 1) * (count(*) - 2) / 2)::integer AS w
           FROM prompt_tags pt JOIN prompts p ON p.id = pt.prompt_id
           WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(cut.tags)}
           GROUP BY pt.prompt_id HAVING count(*) > 2`
+        ).pipe(orDefect)
 
     /**
      * The responses of [from, to) of those prompts passing the other filters, with their weight `w`:
@@ -393,7 +404,9 @@ export const layerSql = Layer.effect(
           : sql`(SELECT * FROM measured m WHERE ${sql.literal(`${primary} ${direction === "DESC" ? ">=" : "<="}`)} ALL (
               SELECT ${sql.literal(primary)} FROM measured m ORDER BY ${sql.literal(`${primary} ${direction}`)}
               OFFSET ${Math.max(0, query.window.offset + query.window.limit - 1)} LIMIT 1))`
-        const rows = yield* sql<PageRow>`
+        const rows = yield* decodeRows(
+          Schema.Union(PageRow, EmptyPageRow),
+          sql`
           WITH ${ctes},
           measured AS (
             SELECT counts.*,
@@ -416,6 +429,7 @@ export const layerSql = Layer.effect(
           LEFT JOIN page m ON true
           LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM page")}) l ON l.id = m.id
           ORDER BY ${order}`
+        ).pipe(orDefect)
         return {
           rows: rows.filter((row) => row.id !== null).map((row) =>
             view(row, {
@@ -454,7 +468,9 @@ export const layerSql = Layer.effect(
         ),
         sql`SELECT h.id, h.day, h.used_w FROM (${rawUrlRows}) h WHERE h.id IN (SELECT id FROM top)`
       ]
-      return sql<SeriesRow>`
+      return decodeRows(
+        SeriesRow,
+        sql`
         WITH cited AS (
           SELECT t.id AS source_url_id, sum(t.cited_w) AS n FROM (${unionAll(ranking)}) t
           GROUP BY t.id HAVING sum(t.cited_w) > 0
@@ -479,6 +495,7 @@ export const layerSql = Layer.effect(
         SELECT 'hit', t.id, NULL, NULL, ${bucket}, sum(t.used_w)
         FROM (${unionAll(days)}) t
         GROUP BY t.id, 5`
+      ).pipe(orDefect)
     }
 
     const seriesOf = (projectId: number, query: SeriesQuery) =>
@@ -523,11 +540,14 @@ export const layerSql = Layer.effect(
       const tables = (["monitors", "tags", "brands", "segments"] as const).filter((table) => references[table].length > 0)
       const none: References = { monitors: [], tags: [], brands: [], segments: [] }
       if (tables.length === 0) return Effect.succeed(none)
-      return sql<{ kind: keyof References; id: number }>`${
-        sql.join(" UNION ALL ", false)(tables.map((table) =>
-          sql`SELECT ${sql.literal(`'${table}'::text`)} AS kind, id FROM ${sql(table)} WHERE project_id = ${projectId} AND id IN ${sql.in(references[table])}`
-        ))
-      }`.pipe(Effect.map((rows) => {
+      return decodeRows(
+        KnownReference,
+        sql`${
+          sql.join(" UNION ALL ", false)(tables.map((table) =>
+            sql`SELECT ${sql.literal(`'${table}'::text`)} AS kind, id FROM ${sql(table)} WHERE project_id = ${projectId} AND id IN ${sql.in(references[table])}`
+          ))
+        }`
+      ).pipe(orDefect, Effect.map((rows) => {
         const known = { monitors: [] as Array<number>, tags: [] as Array<number>, brands: [] as Array<number>, segments: [] as Array<number> }
         for (const row of rows) known[row.kind].push(row.id)
         return known

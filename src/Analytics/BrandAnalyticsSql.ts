@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
-import { Clock, Effect } from "effect"
-import type { Classification } from "../Domain/Brand.ts"
+import { Clock, Effect, Schema } from "effect"
+import { Count, decodeRows, orDefect } from "../Database/Rows.ts"
+import { Classification } from "../Domain/Brand.ts"
+import { Id } from "../Domain/Common.ts"
 import {
   type BrandCounts,
   type BrandListQuery,
@@ -75,10 +77,8 @@ const hasMonthly = (part: Part): part is Part & { readonly infix: "prompt_" | "p
   part.kind === "rollup" && (part.infix === "prompt_" || part.infix === "prompt_group_")
 
 /** A prompt carrying k >= 3 of the given tags, and `w` = (k - 1)(k - 2)/2 (see `higherOrderOf`). */
-interface HigherOrderPrompt {
-  readonly prompt_id: number
-  readonly w: number
-}
+const HigherOrderPrompt = Schema.Struct({ prompt_id: Id, w: Schema.Int })
+type HigherOrderPrompt = typeof HigherOrderPrompt.Type
 
 /**
  * What a month of a prompt cut's monthly rows costs to read, in days of its daily rows (`readsOf`): the
@@ -91,60 +91,75 @@ const MONTH_COST_DAYS = {
   brand: { prompt_: 1, prompt_group_: 4 }
 } as const
 
-interface BrandTotalsRow {
-  readonly id: number
-  readonly name: string
-  readonly classification: Classification
-  readonly is_own: boolean
-  readonly responses_w: number
-  readonly responses_p: number
-  readonly total_w: number
-  readonly total_p: number
-  readonly mentioned_w: number
-  readonly position_w: number
-  readonly sentiment_w: number
-  readonly mentioned_p: number
-  readonly position_p: number
-  readonly sentiment_p: number
-  readonly first_seen_on: string | null
-  readonly last_seen_on: string | null
-}
+const BrandTotalsRow = Schema.Struct({
+  id: Id,
+  name: Schema.String,
+  classification: Classification,
+  is_own: Schema.Boolean,
+  responses_w: Schema.Int,
+  responses_p: Schema.Int,
+  total_w: Schema.Int,
+  total_p: Schema.Int,
+  mentioned_w: Schema.Int,
+  position_w: Schema.Int,
+  sentiment_w: Schema.Int,
+  mentioned_p: Schema.Int,
+  position_p: Schema.Int,
+  sentiment_p: Schema.Int,
+  first_seen_on: Schema.NullOr(Schema.String),
+  last_seen_on: Schema.NullOr(Schema.String)
+})
 
-type SeriesRow =
-  | { readonly kind: "responses"; readonly bucket: string; readonly n: number }
-  | { readonly kind: "mentions"; readonly bucket: string; readonly n: number }
-  | {
-    readonly kind: "top"
-    readonly id: number
-    readonly name: string
-    readonly classification: Classification
-    readonly is_own: boolean
-    readonly n: number
-  }
-  | {
-    readonly kind: "point"
-    readonly id: number
-    readonly bucket: string
-    readonly n: number
-    readonly position_sum: number
-    readonly sentiment_sum: number
-  }
+const SeriesRow = Schema.Union(
+  Schema.Struct({ kind: Schema.Literal("responses"), bucket: Schema.String, n: Schema.Int }),
+  Schema.Struct({ kind: Schema.Literal("mentions"), bucket: Schema.String, n: Schema.Int }),
+  Schema.Struct({
+    kind: Schema.Literal("top"),
+    id: Id,
+    name: Schema.String,
+    classification: Classification,
+    is_own: Schema.Boolean,
+    n: Schema.Int
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("point"),
+    id: Id,
+    bucket: Schema.String,
+    n: Schema.Int,
+    position_sum: Schema.Int,
+    sentiment_sum: Schema.Int
+  })
+)
 
-interface PromptPageRow {
-  readonly total: number
-  readonly id: number | null
-  readonly text: string
-  readonly monitor_id: number
-  readonly responses: number
-  readonly brands_mentioned: number
-  readonly own_mentioned: number | null
-  readonly own_position: number
-  readonly top_id: number | null
-  readonly top_name: string
-  readonly top_classification: Classification
-  readonly top_is_own: boolean
-  readonly top_mentioned: number
-}
+/**
+ * A row of a prompt page: the number of rows of the whole list (on every row), the prompt's counts, and
+ * the counted brand other than the own one most mentioned on it (`top_*`, all null when there is none).
+ */
+const PromptPageRow = Schema.extend(
+  Schema.Struct({
+    total: Count.fields.total,
+    id: Id,
+    text: Schema.String,
+    monitor_id: Id,
+    responses: Schema.Int,
+    brands_mentioned: Schema.Int,
+    own_mentioned: Schema.NullOr(Schema.Int),
+    own_position: Schema.Int
+  }),
+  Schema.Union(
+    Schema.Struct({
+      top_id: Id,
+      top_name: Schema.String,
+      top_classification: Classification,
+      top_is_own: Schema.Boolean,
+      top_mentioned: Schema.Int
+    }),
+    Schema.Struct({ top_id: Schema.Null })
+  )
+)
+
+/** The row of an empty prompt page: the number of rows of the whole list alone, its other columns null. */
+const EmptyPromptPageRow = Schema.Struct({ total: Count.fields.total, id: Schema.Null })
 
 export const makeBrandAnalyticsSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -181,11 +196,14 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
   const higherOrderPrompts = (projectId: number, cut: Cut) =>
     cut.kind !== "tag" || cut.tags.length < 3
       ? Effect.succeed<ReadonlyArray<HigherOrderPrompt>>([])
-      : sql<HigherOrderPrompt>`
+      : decodeRows(
+        HigherOrderPrompt,
+        sql`
         SELECT pt.prompt_id, ((count(*) - 1) * (count(*) - 2) / 2)::integer AS w
         FROM prompt_tags pt JOIN prompts p ON p.id = pt.prompt_id
         WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(cut.tags)}
         GROUP BY pt.prompt_id HAVING count(*) > 2`
+      ).pipe(orDefect)
 
   /** Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and monitor filters. */
   const inRange = (projectId: number, filters: Filters, from: number, to: number) =>
@@ -385,7 +403,9 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
             ${times("sentiment_sum", f.w)} AS sentiment_w, ${times("mentioned", f.p)} AS mentioned_p,
             ${times("position_sum", f.p)} AS position_p, ${times("sentiment_sum", f.p)} AS sentiment_p`
       )
-      const rows = yield* sql<BrandTotalsRow>`
+      const rows = yield* decodeRows(
+        BrandTotalsRow,
+        sql`
         WITH answered AS (
           SELECT coalesce(sum(t.w), 0) AS responses_w, coalesce(sum(t.p), 0) AS responses_p FROM (${responses}) t
         ),
@@ -413,6 +433,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
         CROSS JOIN answered a CROSS JOIN totals LEFT JOIN mentions m ON m.brand_id = b.id
         LEFT JOIN (${pendingLifetime(projectId)}) pending ON pending.brand_id = b.id
         WHERE ${isCounted(projectId)} AND ${selected(query.selection)}`
+      ).pipe(orDefect)
       const list = rows.map((row) =>
         brandRowOf({
           brand: { id: row.id, name: row.name, classification: row.classification, is_own: row.is_own },
@@ -458,7 +479,9 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
           sql`${bucket} AS bucket, t.brand_id, ${times("mentioned", f.w)} AS mentioned, ${times("position_sum", f.w)} AS position_sum,
             ${times("sentiment_sum", f.w)} AS sentiment_sum`
       )
-      const rows = yield* sql<SeriesRow>`
+      const rows = yield* decodeRows(
+        SeriesRow,
+        sql`
         WITH counted AS (SELECT b.id FROM ${countedBrands(projectId)}),
         points AS (
           SELECT t.brand_id, t.bucket, sum(t.mentioned) AS n, sum(t.position_sum) AS position_sum, sum(t.sentiment_sum) AS sentiment_sum
@@ -483,6 +506,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
         UNION ALL
         SELECT 'point', brand_id, NULL, NULL, NULL, bucket, n, position_sum, sentiment_sum
         FROM points WHERE brand_id IN (SELECT id FROM top)`
+      ).pipe(orDefect)
 
       const starts = bucketsOf(query.interval, query.range)
       const index = new Map(starts.map((start, position) => [formatDate(start), position]))
@@ -557,7 +581,9 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
         (f) => sql`t.prompt_id, t.brand_id, ${times("mentioned", f.w)} AS m, ${times("position_sum", f.w)} AS position_sum`
       )
       const order = promptOrder(query.sortBy, query.sortOrder === "asc" ? "ASC" : "DESC")
-      const rows = yield* sql<PromptPageRow>`
+      const rows = yield* decodeRows(
+        Schema.Union(PromptPageRow, EmptyPromptPageRow),
+        sql`
         WITH counted AS (SELECT b.id, b.name, b.classification, coalesce(b.id = pr.brand_id, false) AS is_own FROM ${countedBrands(projectId)}),
         own AS (SELECT id FROM counted WHERE is_own),
         answered AS (
@@ -598,10 +624,11 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
         LEFT JOIN page r ON true
         LEFT JOIN top ON top.prompt_id = r.id
         ORDER BY ${order}`
+      ).pipe(orDefect)
       return {
         rows: rows.filter((row) => row.id !== null).map((row) =>
           promptRowOf({
-            prompt: { id: row.id!, text: row.text, monitor_id: row.monitor_id },
+            prompt: { id: row.id, text: row.text, monitor_id: row.monitor_id },
             responses: row.responses,
             own: row.own_mentioned === null ? null : { mentioned: row.own_mentioned, positionSum: row.own_position },
             top: row.top_id === null

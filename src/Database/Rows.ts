@@ -61,7 +61,8 @@ export const findPage = <A>(
         Effect.map((raw) => raw.map((row) => ({ row, total: (row as { readonly total: unknown }).total })))
       )
     )
-    if (rows.length > 0) return { rows: rows.map((row) => row.row), total: rows[0]!.total }
+    const [first] = rows
+    if (first !== undefined) return { rows: rows.map((row) => row.row), total: first.total }
     if (window.offset === 0) return { rows: [], total: 0 }
     const count = SqlSchema.single({ Request: Schema.Void, Result: Count, execute: () => sql`SELECT count(*) AS total FROM ${query.from}` })
     return { rows: [], total: (yield* count()).total }
