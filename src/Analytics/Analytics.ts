@@ -1,4 +1,3 @@
-import type { SqlError } from "@effect/sql"
 import { Context, type Effect } from "effect"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Classification } from "../Domain/Brand.ts"
@@ -319,19 +318,19 @@ export interface References {
 
 export class Analytics extends Context.Tag("Analytics")<Analytics, {
   /** `GET /analytics/sources`: one page of the sources cited in R(W), sorted, with the exact total. */
-  readonly sources: (projectId: number, query: ListQuery<SourceSortBy>) => Effect.Effect<Page<SourceRow>, SqlError.SqlError>
+  readonly sources: (projectId: number, query: ListQuery<SourceSortBy>) => Effect.Effect<Page<SourceRow>>
   /** `GET /analytics/source-urls`: the same per exact URL. */
-  readonly sourceUrls: (projectId: number, query: ListQuery<UrlSortBy>) => Effect.Effect<Page<SourceUrlRow>, SqlError.SqlError>
+  readonly sourceUrls: (projectId: number, query: ListQuery<UrlSortBy>) => Effect.Effect<Page<SourceUrlRow>>
   /** `GET /analytics/source-url-usage-time-series`: dense buckets for the top URLs of R(W). */
-  readonly sourceUrlUsage: (projectId: number, query: SeriesQuery) => Effect.Effect<SourceUrlUsage, SqlError.SqlError>
+  readonly sourceUrlUsage: (projectId: number, query: SeriesQuery) => Effect.Effect<SourceUrlUsage>
   /** `GET /analytics/brands`: one page of the counted brands' rows (all of them, zero counts included), sorted. */
-  readonly brands: (projectId: number, query: BrandListQuery) => Effect.Effect<Page<BrandRow>, SqlError.SqlError>
+  readonly brands: (projectId: number, query: BrandListQuery) => Effect.Effect<Page<BrandRow>>
   /** `GET /analytics/brands/time-series`: dense buckets of one metric for the top brands of W. */
-  readonly brandSeries: (projectId: number, query: BrandSeriesQuery) => Effect.Effect<BrandTimeSeries, SqlError.SqlError>
+  readonly brandSeries: (projectId: number, query: BrandSeriesQuery) => Effect.Effect<BrandTimeSeries>
   /** `GET /analytics/prompts`: one page of the prompts answered in R(W), sorted. */
-  readonly prompts: (projectId: number, query: PromptListQuery) => Effect.Effect<Page<PromptRow>, SqlError.SqlError>
+  readonly prompts: (projectId: number, query: PromptListQuery) => Effect.Effect<Page<PromptRow>>
   /** Which of the given monitor, tag, brand and segment ids belong to the project (the filters' 422 check). */
-  readonly knownReferences: (projectId: number, references: References) => Effect.Effect<References, SqlError.SqlError>
+  readonly knownReferences: (projectId: number, references: References) => Effect.Effect<References>
 }>() {}
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api.ts"
-import { orDefect } from "../Database/Rows.ts"
 import { decodeQuery } from "../Http/FilterQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
@@ -16,8 +15,8 @@ import {
 } from "./Query.ts"
 
 /**
- * The analytics handlers. A database failure is a defect, as in the repositories (Database/Rows.ts):
- * the service still fails with SqlError, and each handler turns it into one.
+ * The analytics handlers. A database failure is a defect, as in the repositories (Database/Rows.ts): the
+ * service reports it as one, so a handler fails only with the query's own errors (400, 422).
  */
 export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>
   Effect.gen(function*() {
@@ -33,30 +32,30 @@ export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =
         Effect.gen(function*() {
           const { projectId, query } = yield* decode((params, today) => readListQuery(params, sourceSortKeys, today))
           return yield* paginated(urlParams, (window) => analytics.sources(projectId, { ...query, window }))
-        }).pipe(orDefect))
+        }))
       .handle("sourceUrls", ({ urlParams }) =>
         Effect.gen(function*() {
           const { projectId, query } = yield* decode((params, today) => readListQuery(params, urlSortKeys, today))
           return yield* paginated(urlParams, (window) => analytics.sourceUrls(projectId, { ...query, window }))
-        }).pipe(orDefect))
+        }))
       .handle("sourceUrlUsage", () =>
         Effect.gen(function*() {
           const { projectId, query } = yield* decode(readSeriesQuery)
           return { data: yield* analytics.sourceUrlUsage(projectId, query) }
-        }).pipe(orDefect))
+        }))
       .handle("brands", ({ urlParams }) =>
         Effect.gen(function*() {
           const { projectId, query } = yield* decode(readBrandListQuery)
           return yield* paginated(urlParams, (window) => analytics.brands(projectId, { ...query, window }))
-        }).pipe(orDefect))
+        }))
       .handle("brandSeries", () =>
         Effect.gen(function*() {
           const { projectId, query } = yield* decode(readBrandSeriesQuery)
           return { data: yield* analytics.brandSeries(projectId, query) }
-        }).pipe(orDefect))
+        }))
       .handle("prompts", ({ urlParams }) =>
         Effect.gen(function*() {
           const { projectId, query } = yield* decode(readPromptListQuery)
           return yield* paginated(urlParams, (window) => analytics.prompts(projectId, { ...query, window }))
-        }).pipe(orDefect))
+        }))
   }))
