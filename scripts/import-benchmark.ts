@@ -13,7 +13,8 @@
  * of generated responses (each ~600 characters mentioning 2-3 brands, with 5 citations), then runs the
  * CLI as a user would (a child process that opens the database itself): `import --json`, then
  * `reanalyze --json`. It prints what the commands measured (their own `seconds`, process start-up
- * excluded) and the wall time of each child process.
+ * excluded) and the wall time of each child process, then checks every analytics rollup of the project
+ * against a recount from the raw rows.
  */
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
@@ -32,6 +33,7 @@ import { OrganizationsRepo } from "../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../src/Projects/Repo.ts"
 import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import * as Repositories from "../src/Repositories.ts"
+import { rollupMismatches } from "../test/support/Rollups.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const arg = (name: string, fallback: number) => {
@@ -198,6 +200,18 @@ const main = async () => {
       `reanalyze: ${again.responses} responses, ${again.mentions} mentions in ${again.seconds} s = ` +
         `${Math.round(again.responses / again.seconds)} responses/s (process wall time ${reanalyzed.wallSeconds.toFixed(1)} s)`
     )
+    // Every rollup against a recount from the raw rows, and nothing left pending (the import merges its
+    // answers before it reports).
+    const check = ManagedRuntime.make(Database.layer({ shareRunning: false }).pipe(Layer.provide(settings)))
+    const { mismatches, pending } = await check.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM analytics_pending WHERE project_id = ${projectId}`
+      return { mismatches: yield* rollupMismatches(projectId), pending: row?.n }
+    }))
+    await check.dispose()
+    const differing = Object.keys(mismatches)
+    console.log(`rollups: ${differing.length === 0 ? "every row equals its recount" : `rows differ in ${differing.join(", ")}`}; ${pending} answers pending`)
+    if (differing.length > 0 || pending !== 0) process.exitCode = 1
   } finally {
     await drop()
     Fs.rmSync(work, { recursive: true, force: true })
