@@ -19,6 +19,8 @@ import { type Cut as RollupCut, isPending } from "../../migrations/rollups.ts"
 import { Count, decodeRows, orDefect } from "../Database/Rows.ts"
 import { Id } from "../Domain/Common.ts"
 import { makeBrandAnalyticsSql } from "./BrandAnalyticsSql.ts"
+import * as HigherOrder from "./HigherOrder.ts"
+import type { HigherOrderPrompt } from "./HigherOrder.ts"
 import { type Read, readsOf } from "./Reads.ts"
 
 /**
@@ -87,10 +89,6 @@ const cutOf = (filters: Filters): Cut =>
     : hasGroupFilter(filters)
     ? { kind: "group", filters }
     : { kind: "all" }
-
-/** A prompt carrying k >= 3 of the given tags, and `w` = (k - 1)(k - 2)/2 (see `higherOrderPrompts`). */
-const HigherOrderPrompt = Schema.Struct({ prompt_id: Id, w: Schema.Int })
-type HigherOrderPrompt = typeof HigherOrderPrompt.Type
 
 /** An id among those a query names that is a row of the project, with the table it names a row of. */
 const KnownReference = Schema.Struct({ kind: Schema.Literal("monitors", "tags", "brands", "segments"), id: Id })
@@ -212,23 +210,9 @@ export const layerSql = Layer.effect(
     /** A count column (of `t`) times -1, 0 or 1: as summed, negated for a subtracted rollup. */
     const times = (column: string, factor: number) => sql.literal(factor === 0 ? "0" : factor > 0 ? `t.${column}` : `-t.${column}`)
 
-    /**
-     * Tags and pairs of tags count a response whose prompt carries k of the given tags k - k(k - 1)/2
-     * times, so those with k >= 3 are added (k - 1)(k - 2)/2 more times (`w`). These are the project's
-     * prompts carrying three or more of the tags, none for fewer than 3 tags: read first, so that the
-     * statement reads the raw rows of those prompts only, through their index, or none at all.
-     */
+    /** The prompts whose responses a tag cut adds from their raw rows (HigherOrder.ts). */
     const higherOrderPrompts = (projectId: number, cut: Cut) =>
-      cut.kind !== "tag" || cut.tags.length < 3
-        ? Effect.succeed<ReadonlyArray<HigherOrderPrompt>>([])
-        : decodeRows(
-          HigherOrderPrompt,
-          sql`
-          SELECT pt.prompt_id, ((count(*) - 1) * (count(*) - 2) / 2)::integer AS w
-          FROM prompt_tags pt JOIN prompts p ON p.id = pt.prompt_id
-          WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(cut.tags)}
-          GROUP BY pt.prompt_id HAVING count(*) > 2`
-        ).pipe(orDefect)
+      HigherOrder.higherOrderPrompts(sql, projectId, cut.kind === "tag" ? cut.tags : undefined)
 
     /**
      * The responses of [from, to) of those prompts passing the other filters, with their weight `w`:

@@ -19,6 +19,8 @@ import {
   type PromptSortBy
 } from "./Analytics.ts"
 import { brandRowOf, compareBrandRows, compareSeriesBrands, pointOf, promptRowOf } from "./BrandMeasures.ts"
+import * as HigherOrder from "./HigherOrder.ts"
+import type { HigherOrderPrompt } from "./HigherOrder.ts"
 import { type Read, readsOf } from "./Reads.ts"
 import { isPending } from "../../migrations/rollups.ts"
 
@@ -75,10 +77,6 @@ type Part =
 /** Only the prompt cuts have monthly rows. */
 const hasMonthly = (part: Part): part is Part & { readonly infix: "prompt_" | "prompt_group_" } =>
   part.kind === "rollup" && (part.infix === "prompt_" || part.infix === "prompt_group_")
-
-/** A prompt carrying k >= 3 of the given tags, and `w` = (k - 1)(k - 2)/2 (see `higherOrderOf`). */
-const HigherOrderPrompt = Schema.Struct({ prompt_id: Id, w: Schema.Int })
-type HigherOrderPrompt = typeof HigherOrderPrompt.Type
 
 /**
  * What a month of a prompt cut's monthly rows costs to read, in days of its daily rows (`readsOf`): the
@@ -187,23 +185,9 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
       : sql`SELECT pt.prompt_id FROM prompt_tags pt JOIN prompts p ON p.id = pt.prompt_id
           WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(tags)}`
 
-  /**
-   * Tags and pairs of tags count a response whose prompt carries k of the given tags k - k(k - 1)/2
-   * times, so those with k >= 3 are added (k - 1)(k - 2)/2 more times (`w`), as for sources
-   * (AnalyticsSql.ts). These are the project's prompts carrying three or more of the tags, none for
-   * fewer than 3 tags: read first, so that the statement reads the raw rows of those prompts only.
-   */
+  /** The prompts whose responses a tag cut adds from their raw rows (HigherOrder.ts). */
   const higherOrderPrompts = (projectId: number, cut: Cut) =>
-    cut.kind !== "tag" || cut.tags.length < 3
-      ? Effect.succeed<ReadonlyArray<HigherOrderPrompt>>([])
-      : decodeRows(
-        HigherOrderPrompt,
-        sql`
-        SELECT pt.prompt_id, ((count(*) - 1) * (count(*) - 2) / 2)::integer AS w
-        FROM prompt_tags pt JOIN prompts p ON p.id = pt.prompt_id
-        WHERE p.project_id = ${projectId} AND pt.tag_id IN ${sql.in(cut.tags)}
-        GROUP BY pt.prompt_id HAVING count(*) > 2`
-      ).pipe(orDefect)
+    HigherOrder.higherOrderPrompts(sql, projectId, cut.kind === "tag" ? cut.tags : undefined)
 
   /** Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and monitor filters. */
   const inRange = (projectId: number, filters: Filters, from: number, to: number) =>
