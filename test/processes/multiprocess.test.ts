@@ -210,6 +210,10 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     await cleanup()
   }, 30_000)
 
+  it("each API process logs the address it serves, to open", () => {
+    for (const api of [apiA, apiB]) expect(api.output).toContain(`listening on http://localhost:${new URL(api.baseUrl).port}`)
+  })
+
   it("answers requests spread over both APIs, each seeing what the other wrote, and keeps every rollup exact", async () => {
     onTestFailed(() => console.error(outputs()))
     const { projectId, promptIds } = await makeProject()
