@@ -270,7 +270,8 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     await page.click("dialog[open] button:text-is('Delete')")
     await page.waitForSelector(".notice-success:has-text('deleted')")
     expect((await api(`/prompts/${created.id}`)).status).toBe(404)
-    expect(await page.locator(`main table tbody th:text-is('${text}')`).count()).toBe(0)
+    // The notice shows as the list reloads: the row leaves with the new page.
+    await page.waitForSelector(`main table tbody th:text-is('${text}')`, { state: "detached" })
   })
 
   let readOnlyKey: string
@@ -367,6 +368,14 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     expect(drawn).toBeGreaterThan(0)
     // Reported, not asserted (timing belongs in benchmarks): docs/dashboard.md keeps the measured values.
     console.info(`dashboard: first page's JavaScript ${(scripts[0]!.bytes / 1024).toFixed(1)} KB gzipped; Overview drawn ${Math.round(drawn!)} ms after navigation start (${seeded.answers} answers)`)
+  })
+
+  it("signs out: back on sign-in, the key and the project forgotten by the tab", async () => {
+    await page.click(".topbar button.signout")
+    await page.waitForURL(/\/sign-in/)
+    expect(await page.evaluate(() => [sessionStorage.getItem("bvm.key"), sessionStorage.getItem("bvm.project")])).toEqual([null, null])
+    await page.goto(`${server.baseUrl}/sources`)
+    await page.waitForURL(/\/sign-in/)
   })
 
   it("made no request off 127.0.0.1, broke no Content-Security-Policy rule, threw no error, missed no file, put no key in a URL", () => {
