@@ -14,7 +14,7 @@
  * CLI as a user would (a child process that opens the database itself): `import --json`, then
  * `reanalyze --json`. It prints what the commands measured (their own `seconds`, process start-up
  * excluded) and the wall time of each child process, then checks every analytics rollup of the project
- * against a recount from the raw rows.
+ * against a recount from the raw rows, before and after merging the pending answers into them (timed).
  */
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import pg from "pg"
+import * as Merger from "../src/Analytics/Merger.ts"
 import { BrandsRepo } from "../src/Brands/Repo.ts"
 import { Settings } from "../src/Config.ts"
 import * as Database from "../src/Database/Database.ts"
@@ -200,18 +201,35 @@ const main = async () => {
       `reanalyze: ${again.responses} responses, ${again.mentions} mentions in ${again.seconds} s = ` +
         `${Math.round(again.responses / again.seconds)} responses/s (process wall time ${reanalyzed.wallSeconds.toFixed(1)} s)`
     )
-    // Every rollup against a recount from the raw rows, and nothing left pending (the import merges its
-    // answers before it reports).
-    const check = ManagedRuntime.make(Database.layer({ shareRunning: false }).pipe(Layer.provide(settings)))
-    const { mismatches, pending } = await check.runPromise(Effect.gen(function*() {
+    // The imported answers are pending (counted by reads from their raw rows): every rollup is checked
+    // against a recount then, and again once the merger a server runs has folded them all in, which is
+    // timed here as that merger does it (src/Analytics/Merger.ts), in the same batches.
+    const check = ManagedRuntime.make(
+      Merger.layerSql.pipe(Layer.provideMerge(Database.layer({ shareRunning: false })), Layer.provide(settings))
+    )
+    const report = await check.runPromise(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM analytics_pending WHERE project_id = ${projectId}`
-      return { mismatches: yield* rollupMismatches(projectId), pending: row?.n }
+      const pendingCount = sql<{ n: number }>`SELECT count(*)::int AS n FROM analytics_pending WHERE project_id = ${projectId}`.pipe(
+        Effect.map((rows) => rows[0]?.n)
+      )
+      const before = { pending: yield* pendingCount, mismatches: yield* rollupMismatches(projectId) }
+      const started = performance.now()
+      const merged = yield* (yield* Merger.Merger).mergeProject(projectId)
+      const seconds = (performance.now() - started) / 1000
+      return { before, merged, seconds, after: { pending: yield* pendingCount, mismatches: yield* rollupMismatches(projectId) } }
     }))
     await check.dispose()
-    const differing = Object.keys(mismatches)
-    console.log(`rollups: ${differing.length === 0 ? "every row equals its recount" : `rows differ in ${differing.join(", ")}`}; ${pending} answers pending`)
-    if (differing.length > 0 || pending !== 0) process.exitCode = 1
+    const verdict = (mismatches: Record<string, number>) => {
+      const differing = Object.keys(mismatches)
+      return differing.length === 0 ? "every rollup row equals its recount" : `rows differ in ${differing.join(", ")}`
+    }
+    console.log(`rollups after the import: ${verdict(report.before.mismatches)}; ${report.before.pending} answers pending (counted by reads from their rows)`)
+    console.log(
+      `merge: ${report.merged} answers folded into the rollups in ${report.seconds.toFixed(3)} s = ${Math.round(report.merged / report.seconds)} answers/s ` +
+        `(a server's background merger does this); then ${verdict(report.after.mismatches)}, ${report.after.pending} pending`
+    )
+    const exact = Object.keys(report.before.mismatches).length === 0 && Object.keys(report.after.mismatches).length === 0
+    if (!exact || report.after.pending !== 0) process.exitCode = 1
   } finally {
     await drop()
     Fs.rmSync(work, { recursive: true, force: true })

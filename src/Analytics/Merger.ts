@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Duration, Effect, Fiber, Layer, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Settings } from "../Config.ts"
 import { orDefect } from "../Database/Rows.ts"
 import { Id } from "../Domain/Common.ts"
 
@@ -15,28 +16,29 @@ import { Id } from "../Domain/Common.ts"
  * ~1.8 ms), and the longer the project's structural writes (a tag attached, a prompt deleted) wait
  * for the lock.
  *
- * - `layer`, in the server and worker processes: every second, each project with pending answers is
- *   merged in batches, unless another process is merging it (the lock is tried, not waited for).
- * - `mergeProject`: everything pending of one project, waiting for its lock (tests, the end of an import).
- * - `alongside`: an effect (an import) run while a fiber merges the project's answers as they come,
- *   in large batches, then the rest merged: on PostgreSQL the merge then runs beside the import's own
- *   work instead of after it.
+ * - `background`, in the server and worker processes: every second, each project with pending answers
+ *   is merged in batches, unless another process is merging it (the lock is tried, not waited for).
+ *   Answers written by `cli import` are merged there too: reads only ever go through a server, which
+ *   always runs one.
+ * - `mergeProject`: everything pending of one project, waiting for its lock (tests, benchmarks).
+ *
+ * On the embedded database there is one connection: a merge takes at most 1,000 answers there, so that
+ * it never holds the connection for more than a second or two (requests wait for it meanwhile).
  */
 
-/** Answers of a project merged per transaction. */
-export const MERGE_BATCH = 5_000
+/** Answers of a project merged per transaction, on PostgreSQL and on the embedded database. */
+export const MERGE_BATCH = { server: 5_000, embedded: 1_000 } as const
 
 /** How often the background merger looks for pending answers. */
 const PASS_EVERY = Duration.seconds(1)
-
-/** `alongside` merges once this many answers of the project are pending (or at the end). */
-const ALONGSIDE_MINIMUM = 5_000
 
 const ProjectRow = Schema.Struct({ project_id: Id })
 const MergedRow = Schema.Struct({ merged: Schema.Int })
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const embedded = Option.isNone((yield* Settings).databaseUrl)
+  const batchSize = embedded ? MERGE_BATCH.embedded : MERGE_BATCH.server
 
   /** One merge of up to `batch` answers: how many, or -1 when the lock was busy and `wait` is false. */
   const mergeOnce = SqlSchema.single({
@@ -49,11 +51,6 @@ const make = Effect.gen(function*() {
     Result: ProjectRow,
     execute: () => sql`SELECT DISTINCT project_id FROM analytics_pending ORDER BY project_id`
   })
-  const pendingCount = SqlSchema.single({
-    Request: Schema.Number,
-    Result: Schema.Struct({ n: Schema.Int }),
-    execute: (projectId) => sql`SELECT count(*)::int AS n FROM analytics_pending WHERE project_id = ${projectId}`
-  })
 
   const merge = (projectId: number, batch: number, wait: boolean) =>
     Effect.map(mergeOnce({ projectId, batch, wait }), (row) => row.merged)
@@ -63,9 +60,9 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       let total = 0
       while (true) {
-        const merged = yield* merge(projectId, MERGE_BATCH, true)
+        const merged = yield* merge(projectId, batchSize, true)
         total += merged
-        if (merged < MERGE_BATCH) return total
+        if (merged < batchSize) return total
       }
     }).pipe(orDefect)
 
@@ -74,9 +71,9 @@ const make = Effect.gen(function*() {
     let total = 0
     for (const { project_id } of yield* projectsWithPending()) {
       while (true) {
-        const merged = yield* merge(project_id, MERGE_BATCH, false)
+        const merged = yield* merge(project_id, batchSize, false)
         if (merged > 0) total += merged
-        if (merged < MERGE_BATCH) break
+        if (merged < batchSize) break
       }
     }
     return total
@@ -89,21 +86,7 @@ const make = Effect.gen(function*() {
     Effect.forever
   )
 
-  /** `effect`, with the project's pending answers merged as they come, and all of them at the end. */
-  const alongside = <A, E, R>(projectId: number, effect: Effect.Effect<A, E, R>) =>
-    Effect.gen(function*() {
-      const background = yield* Effect.gen(function*() {
-        while (true) {
-          if ((yield* pendingCount(projectId)).n >= ALONGSIDE_MINIMUM) yield* merge(projectId, MERGE_BATCH, true)
-          else yield* Effect.sleep(Duration.millis(200))
-        }
-      }).pipe(orDefect, Effect.fork)
-      const result = yield* Effect.onExit(effect, () => Fiber.interrupt(background))
-      yield* mergeProject(projectId)
-      return result
-    })
-
-  return Merger.of({ mergeProject, pass: orDefect(pass), loop, alongside })
+  return Merger.of({ mergeProject, pass: orDefect(pass), loop })
 })
 
 export class Merger extends Context.Tag("AnalyticsMerger")<Merger, {
@@ -113,11 +96,9 @@ export class Merger extends Context.Tag("AnalyticsMerger")<Merger, {
   readonly pass: Effect.Effect<number>
   /** A pass every second, forever; failures logged. */
   readonly loop: Effect.Effect<never>
-  /** `effect` run while its project's answers are merged as they come, then the rest merged. */
-  readonly alongside: <A, E, R>(projectId: number, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>() {}
 
-/** The merger on the SQL database (needs a `SqlClient`). */
+/** The merger on the SQL database (needs a `SqlClient`, and the `Settings` saying which database it is). */
 export const layerSql = Layer.effect(Merger, make)
 
 /** The background merger of a process: a fiber of the layer's scope, interrupted at shutdown. */

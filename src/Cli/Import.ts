@@ -1,8 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { Chunk, Clock, Effect, Either, Layer, ParseResult, Schema, Stream } from "effect"
-import * as Merger from "../Analytics/Merger.ts"
+import { Chunk, Clock, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import type { FieldErrors } from "../Domain/Errors.ts"
 import type { Monitor } from "../Domain/Monitor.ts"
 import { fieldErrors } from "../Http/ErrorResponse.ts"
@@ -12,7 +11,7 @@ import { PromptsRepo } from "../Prompts/Repo.ts"
 import { analyze } from "../Responses/Analysis.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
-import { DatabaseLive, RepositoriesLive } from "./Environment.ts"
+import { RepositoriesLive } from "./Environment.ts"
 import { UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
 import * as Output from "./Output.ts"
@@ -342,9 +341,10 @@ export const importCommand = Command.make("import", {
     const progress = progressLine()
     // What is stored for good, to say where to resume should the import stop half-way.
     let stored = { read: 0, imported: 0 }
-    // The answers are merged into the analytics rollups as they come, and all of them before the summary.
-    const merger = yield* Merger.Merger
-    const totals = yield* merger.alongside(project.id, importLines(project.id, lines, {
+    // The answers are stored pending, as POST /responses stores them: the server's background merger
+    // folds them into the analytics rollups (src/Analytics/Merger.ts), and analytics count them exactly
+    // in the meantime.
+    const totals = yield* importLines(project.id, lines, {
       batchSize: input.batchSize,
       onBatch: (batch, totals) =>
         Effect.gen(function*() {
@@ -355,7 +355,7 @@ export const importCommand = Command.make("import", {
             `imported ${count(totals.read)} lines (${count(totals.skipped)} skipped), ${count(perSecond(totals.read, elapsed))} lines/s`
           )
         })
-    })).pipe(Effect.tapErrorCause(() =>
+    }).pipe(Effect.tapErrorCause(() =>
       stored.read === 0 ? progress.clear : progress.line(
         `Stopped after line ${stored.read}: the lines up to it are done (${count(stored.imported)} imported), ` +
           `the lines after it were not imported.`
@@ -373,5 +373,5 @@ export const importCommand = Command.make("import", {
         "POST /responses does. Bad lines are reported on stderr (\"line N: reason\") and skipped. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
-    Command.provide(Layer.merge(RepositoriesLive, Merger.layerSql.pipe(Layer.provide(DatabaseLive))))
+    Command.provide(RepositoriesLive)
   )
