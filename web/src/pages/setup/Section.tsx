@@ -25,13 +25,35 @@ export const FormError = ({ error }: { readonly error: ApiError | undefined }) =
     ? <p class="notice notice-error" role="alert">{error.message} See the messages beside the fields.</p>
     : <ErrorNotice error={error} what="save" />
 
-/** The submit and cancel buttons of a form. */
-export const FormActions = ({ editing, busy, onCancel, noun }: { readonly editing: boolean; readonly busy: boolean; readonly onCancel: () => void; readonly noun: string }) => (
-  <div class="actions">
-    <button type="submit" class="primary" disabled={busy}>{editing ? `Save ${noun}` : `Create ${noun}`}</button>
-    {editing && <button type="button" onClick={onCancel}>Cancel</button>}
-  </div>
-)
+/**
+ * The frame of every Setup form: no browser validation (the API's messages show beside the fields
+ * instead), the error of the last attempt above the fields, and the submit and cancel buttons below.
+ * `body` is what the form sends.
+ */
+export const SetupForm = ({ body, children, noun, props }: {
+  readonly props: FormProps<unknown>
+  readonly noun: string
+  readonly body: () => Record<string, unknown>
+  readonly children: ComponentChildren
+}) => {
+  const editing = props.row !== undefined
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        props.onSubmit(body())
+      }}
+    >
+      <FormError error={props.error} />
+      {children}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={props.busy}>{editing ? `Save ${noun}` : `Create ${noun}`}</button>
+        {editing && <button type="button" onClick={props.onCancel}>Cancel</button>}
+      </div>
+    </form>
+  )
+}
 
 /**
  * One kind of resource in Setup: its form (create, or edit the chosen row) above its paginated list,

@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks"
 import { type Brand, classifications, type Monitor, platformNames, platforms, type Prompt, schedules, type Segment, type Tag } from "../../api/types.ts"
 import { CheckGroup, errorsFor, Field } from "../../components/Field.tsx"
-import { FormActions, FormError, type FormProps } from "./Section.tsx"
+import { type FormProps, SetupForm } from "./Section.tsx"
 
 const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter((line) => line !== "")
 
-export const MonitorForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Monitor>) => {
+export const MonitorForm = (props: FormProps<Monitor>) => {
+  const { error, row } = props
   const [name, setName] = useState(row?.name ?? "")
   const [country, setCountry] = useState(row?.country ?? "")
   const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.platforms ?? [])
@@ -13,14 +14,7 @@ export const MonitorForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<
   const [active, setActive] = useState(row?.active ?? true)
   const errors = error?.body.errors
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        onSubmit({ name, country, platforms: chosen, schedule, active })
-      }}
-    >
-      <FormError error={error} />
+    <SetupForm props={props} noun="monitor" body={() => ({ name, country, platforms: chosen, schedule, active })}>
       <div class="form-grid">
         <Field id="monitor-name" label="Name" errors={errorsFor(errors, "name")}>
           {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -49,28 +43,21 @@ export const MonitorForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<
         errors={errorsFor(errors, "platforms")}
         columns
       />
-      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="monitor" />
-    </form>
+    </SetupForm>
   )
 }
 
-export const PromptForm = ({ row, error, busy, onSubmit, onCancel, monitors, tags }: FormProps<Prompt> & {
+export const PromptForm = ({ monitors, tags, ...props }: FormProps<Prompt> & {
   readonly monitors: ReadonlyArray<Monitor>
   readonly tags: ReadonlyArray<Tag>
 }) => {
+  const { error, row } = props
   const [monitor, setMonitor] = useState(String(row?.monitor_id ?? monitors[0]?.id ?? ""))
   const [text, setText] = useState(row?.text ?? "")
   const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.tags.map((tag) => String(tag.id)) ?? [])
   const errors = error?.body.errors
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        onSubmit({ monitor_id: monitor === "" ? null : Number(monitor), text, tags: chosen.map(Number) })
-      }}
-    >
-      <FormError error={error} />
+    <SetupForm props={props} noun="prompt" body={() => ({ monitor_id: monitor === "" ? null : Number(monitor), text, tags: chosen.map(Number) })}>
       <Field id="prompt-monitor" label="Monitor" errors={errorsFor(errors, "monitor_id")}>
         {(p) => (
           <select {...p} value={monitor} onChange={(e) => setMonitor(e.currentTarget.value)}>
@@ -90,24 +77,17 @@ export const PromptForm = ({ row, error, busy, onSubmit, onCancel, monitors, tag
         onChange={setChosen}
         errors={errorsFor(errors, "tags")}
       />
-      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="prompt" />
-    </form>
+    </SetupForm>
   )
 }
 
-export const TagForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Tag>) => {
+export const TagForm = (props: FormProps<Tag>) => {
+  const { error, row } = props
   const [name, setName] = useState(row?.name ?? "")
   const [color, setColor] = useState(row?.color ?? "#6b7280")
   const errors = error?.body.errors
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        onSubmit({ name, color })
-      }}
-    >
-      <FormError error={error} />
+    <SetupForm props={props} noun="tag" body={() => ({ name, color })}>
       <div class="form-grid">
         <Field id="tag-name" label="Name" errors={errorsFor(errors, "name")}>
           {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -121,12 +101,12 @@ export const TagForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Tag>
           )}
         </Field>
       </div>
-      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="tag" />
-    </form>
+    </SetupForm>
   )
 }
 
-export const BrandForm = ({ row, error, busy, onSubmit, onCancel, segments }: FormProps<Brand> & { readonly segments: ReadonlyArray<Segment> }) => {
+export const BrandForm = ({ segments, ...props }: FormProps<Brand> & { readonly segments: ReadonlyArray<Segment> }) => {
+  const { error, row } = props
   const [name, setName] = useState(row?.name ?? "")
   const [aliases, setAliases] = useState(row?.aliases.join("\n") ?? "")
   const [domains, setDomains] = useState(row?.domains.join("\n") ?? "")
@@ -134,14 +114,7 @@ export const BrandForm = ({ row, error, busy, onSubmit, onCancel, segments }: Fo
   const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.segment_ids.map(String) ?? [])
   const errors = error?.body.errors
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        onSubmit({ name, aliases: lines(aliases), domains: lines(domains), classification, segment_ids: chosen.map(Number) })
-      }}
-    >
-      <FormError error={error} />
+    <SetupForm props={props} noun="brand" body={() => ({ name, aliases: lines(aliases), domains: lines(domains), classification, segment_ids: chosen.map(Number) })}>
       <div class="form-grid">
         <Field id="brand-name" label="Name" errors={errorsFor(errors, "name")}>
           {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -168,26 +141,18 @@ export const BrandForm = ({ row, error, busy, onSubmit, onCancel, segments }: Fo
         onChange={setChosen}
         errors={errorsFor(errors, "segment_ids")}
       />
-      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="brand" />
-    </form>
+    </SetupForm>
   )
 }
 
-export const SegmentForm = ({ row, error, busy, onSubmit, onCancel }: FormProps<Segment>) => {
+export const SegmentForm = (props: FormProps<Segment>) => {
+  const { error, row } = props
   const [name, setName] = useState(row?.name ?? "")
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        onSubmit({ name })
-      }}
-    >
-      <FormError error={error} />
+    <SetupForm props={props} noun="segment" body={() => ({ name })}>
       <Field id="segment-name" label="Name" errors={errorsFor(error?.body.errors, "name")}>
         {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
-      <FormActions editing={row !== undefined} busy={busy} onCancel={onCancel} noun="segment" />
-    </form>
+    </SetupForm>
   )
 }
