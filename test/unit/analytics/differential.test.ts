@@ -334,12 +334,14 @@ const changesArb = (dataset: DatasetSpec): fc.Arbitrary<ReadonlyArray<Change>> =
       fc.record({ kind: fc.constant("redetect" as const), response, mentions: mentionsArb(brands) })
     ])
   )
-  // Some runs keep their data as written, every answer pending or every one merged; the others change
-  // it a few times, merging some or all answers before, between or after the changes.
+  // Some runs keep their data as written, every answer pending, every one merged, or the first few merged
+  // and the rest pending; the others change it a few times, merging some or all answers before, between
+  // or after the changes.
   const merge = fc.record({ kind: fc.constant("merge" as const), limit: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.constant(1000)) })
   return fc.oneof(
     { arbitrary: fc.constant([]), weight: 1 },
     { arbitrary: fc.constant([{ kind: "merge" as const, limit: 1000 }]), weight: 1 },
+    { arbitrary: fc.integer({ min: 1, max: 5 }).map((limit) => [{ kind: "merge" as const, limit }]), weight: 1 },
     { arbitrary: fc.array(fc.oneof({ arbitrary: change, weight: 3 }, { arbitrary: merge, weight: 1 }), { minLength: 1, maxLength: 5 }), weight: 2 }
   )
 }
