@@ -28,7 +28,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { rollupMismatchesWith } from "../test/support/Rollups.ts"
-import { displayUrl, requireDatabaseUrl } from "./bench/common.ts"
+import { commandLine, displayUrl, requireDatabaseUrl } from "./bench/common.ts"
 import { summarizeProfile } from "./bench/http/cpuProfile.ts"
 import { load, type LoadRequest, type LoadResult } from "./bench/http/load.ts"
 import { memoryOf, type Memory, type ServerProcess, startNode } from "./bench/http/processes.ts"
@@ -63,20 +63,7 @@ Scenarios: get = GET /api/v1/prompts/{id} (one prompt and its tags); list = GET 
 5 citations). A scratch database is created on the server of DATABASE_URL and dropped at the end.`)
   process.exit(0)
 }
-const option = (name: string): string | undefined => {
-  const index = argv.indexOf(`--${name}`)
-  return index === -1 ? undefined : argv[index + 1]
-}
-const numberOption = (name: string, fallback: number, minimum: number): number => {
-  const raw = option(name)
-  if (raw === undefined) return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value < minimum) {
-    console.error(`--${name} needs a number of at least ${minimum}`)
-    process.exit(2)
-  }
-  return value
-}
+const { numberOption, option } = commandLine(argv)
 const DURATION = numberOption("duration", 10, 1)
 const CONNECTIONS = numberOption("connections", 50, 1)
 const ROUNDS = numberOption("rounds", 3, 1)

@@ -32,7 +32,7 @@ import { BrandsRepo } from "../src/Brands/Repo.ts"
 import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
 import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import { ResponsesRepo } from "../src/Responses/Repo.ts"
-import { BENCH_ORGANIZATION, countRows, countsTable, displayUrl, findBenchProject, requireDatabaseUrl } from "./bench/common.ts"
+import { BENCH_ORGANIZATION, commandLine, countRows, countsTable, displayUrl, findBenchProject, requireDatabaseUrl } from "./bench/common.ts"
 import { writeResults } from "./bench/report.ts"
 import { type BenchServer, startBenchServer } from "./bench/server.ts"
 import { ms, type Summary, summarize } from "./bench/stats.ts"
@@ -49,20 +49,7 @@ if (argv.includes("--help") || argv.includes("-h")) {
   )
   process.exit(0)
 }
-const option = (name: string): string | undefined => {
-  const index = argv.indexOf(`--${name}`)
-  return index === -1 ? undefined : argv[index + 1]
-}
-const numberOption = (name: string, fallback: number, minimum: number): number => {
-  const raw = option(name)
-  if (raw === undefined) return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value < minimum) {
-    console.error(`--${name} needs a number of at least ${minimum}`)
-    process.exit(2)
-  }
-  return value
-}
+const { numberOption, option } = commandLine(argv)
 const REQUESTS = numberOption("requests", 30, 1)
 const WARMUP = numberOption("warmup", 5, 0)
 const BUDGET_MS = numberOption("budget", 45, 0) * 1000

@@ -1,6 +1,6 @@
 /**
- * What `bench:data` and `bench` share: the database of DATABASE_URL, the names that mark the bench
- * organization and project, and the row counts of the bench project.
+ * What the bench scripts share: their options, the database of DATABASE_URL, the names that mark the
+ * bench organization and project, and the row counts of the bench project.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -12,6 +12,25 @@ export const BENCH_ORGANIZATION_FILLING = "Bench Organization (filling)"
 export const BENCH_PROJECT = "Bench project"
 
 export const SUGGESTED_URL = "postgres://postgres@127.0.0.1:5432/bvm_bench"
+
+/** The `--name value` options of a script's arguments; a number out of range exits with a message. */
+export const commandLine = (argv: ReadonlyArray<string>) => {
+  const option = (name: string): string | undefined => {
+    const index = argv.indexOf(`--${name}`)
+    return index === -1 ? undefined : argv[index + 1]
+  }
+  const numberOption = (name: string, fallback: number, minimum: number): number => {
+    const raw = option(name)
+    if (raw === undefined) return fallback
+    const value = Number(raw)
+    if (!Number.isFinite(value) || value < minimum) {
+      console.error(`--${name} needs a number of at least ${minimum}`)
+      process.exit(2)
+    }
+    return value
+  }
+  return { numberOption, option }
+}
 
 /** DATABASE_URL, or exit with a hint: these scripts never fall back to the embedded database. */
 export const requireDatabaseUrl = (script: string): string => {
