@@ -86,15 +86,13 @@ const make = Effect.gen(function*() {
     Effect.forever
   )
 
-  return Merger.of({ mergeProject, pass: orDefect(pass), loop })
+  return Merger.of({ mergeProject, loop })
 })
 
 export class Merger extends Context.Tag("AnalyticsMerger")<Merger, {
   /** Every pending answer of the project merged, waiting for the project's rollup lock; how many. */
   readonly mergeProject: (projectId: number) => Effect.Effect<number>
-  /** One pass over every project with pending answers (those another process is merging are skipped); how many. */
-  readonly pass: Effect.Effect<number>
-  /** A pass every second, forever; failures logged. */
+  /** A pass over every project with pending answers (skipping those another process is merging) every second, forever; failures logged. */
   readonly loop: Effect.Effect<never>
 }>() {}
 
