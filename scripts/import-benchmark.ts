@@ -35,6 +35,7 @@ import { ProjectsRepo } from "../src/Projects/Repo.ts"
 import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import * as Repositories from "../src/Repositories.ts"
 import { rollupMismatches } from "../test/support/Rollups.ts"
+import { BRANDS } from "./bench/http/project.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const arg = (name: string, fallback: number) => {
@@ -52,18 +53,6 @@ const random = () => {
 }
 const pick = <A>(list: ReadonlyArray<A>): A => list[Math.floor(random() * list.length)]!
 
-const BRANDS = [
-  { name: "Acme", aliases: ["Acme CRM"], domains: ["acme.com"] },
-  { name: "Globex", aliases: [], domains: ["globex.io"] },
-  { name: "Initech", aliases: ["Initech Cloud"], domains: ["initech.com"] },
-  { name: "Umbrella", aliases: [], domains: ["umbrella.co"] },
-  { name: "Hooli", aliases: ["Hooli XYZ"], domains: ["hooli.xyz"] },
-  { name: "Vandelay", aliases: [], domains: ["vandelay.com"] },
-  { name: "Stark Industries", aliases: ["Stark"], domains: ["stark.com"] },
-  { name: "Wayne Enterprises", aliases: [], domains: ["wayne.com"] },
-  { name: "Soylent", aliases: [], domains: ["soylent.example"] },
-  { name: "Cyberdyne", aliases: ["Skynet"], domains: ["cyberdyne.ai"] }
-]
 const OTHER_DOMAINS = ["g2.com", "capterra.com", "reddit.com", "en.wikipedia.org", "techradar.com", "forbes.com", "zapier.com"]
 const PRAISE = ["is excellent for small teams", "is a solid choice", "is the easiest to start with", "has great support"]
 const BLAME = ["is expensive", "can be slow to set up", "has a confusing interface", "lacks integrations"]
