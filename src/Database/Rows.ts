@@ -32,9 +32,28 @@ export const Count = Schema.Struct({ total: Schema.NonNegativeInt })
 /** A row's id. */
 export const IdRow = Schema.Struct({ id: Schema.Int })
 
+/**
+ * The decoder of an array of `Result`, made once per schema: a schema made anew is a parser compiled
+ * anew, which per request showed in the CPU profile (docs/performance.md).
+ */
+const rowsDecoders = new WeakMap<Schema.Schema<any, any>, (rows: unknown) => Effect.Effect<ReadonlyArray<any>, ParseResult.ParseError>>()
+
+const rowsDecoder = <A>(Result: Schema.Schema<A, any>): (rows: unknown) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError> => {
+  let decoder = rowsDecoders.get(Result)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknown(Schema.Array(Result))
+    rowsDecoders.set(Result, decoder)
+  }
+  return decoder
+}
+
 /** The rows of a statement built beforehand (its conditions already in it), decoded with `Result`. */
-export const decodeRows = <A, E, R>(Result: Schema.Schema<A, any>, statement: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-  SqlSchema.findAll({ Request: Schema.Void, Result, execute: () => statement })()
+export const decodeRows = <A, E, R>(
+  Result: Schema.Schema<A, any>,
+  statement: Effect.Effect<ReadonlyArray<unknown>, E, R>
+): Effect.Effect<ReadonlyArray<A>, E | ParseResult.ParseError, R> => Effect.flatMap(statement, rowsDecoder(Result))
+
+const decodeTotal = Schema.decodeUnknown(Count.fields.total)
 
 /**
  * One page of a list, decoded, with the exact size of the whole list: `columns` of `from` (the
@@ -53,16 +72,14 @@ export const findPage = <A>(
   window: Window
 ): Effect.Effect<Page<A>> =>
   Effect.gen(function*() {
-    const rows = yield* decodeRows(
-      Schema.Struct({ row: query.Result, total: Count.fields.total }),
-      sql`
-        SELECT ${query.columns}, count(*) OVER () AS total FROM ${query.from}
-        ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`.pipe(
-        Effect.map((raw) => raw.map((row) => ({ row, total: (row as { readonly total: unknown }).total })))
-      )
-    )
-    const [first] = rows
-    if (first !== undefined) return { rows: rows.map((row) => row.row), total: first.total }
+    const raw = yield* sql`
+      SELECT ${query.columns}, count(*) OVER () AS total FROM ${query.from}
+      ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`
+    const [first] = raw
+    if (first !== undefined) {
+      // The rows' schemas are structs: the extra `total` column is left out of each decoded row.
+      return { rows: yield* rowsDecoder(query.Result)(raw), total: yield* decodeTotal(first.total) }
+    }
     if (window.offset === 0) return { rows: [], total: 0 }
     const count = SqlSchema.single({ Request: Schema.Void, Result: Count, execute: () => sql`SELECT count(*) AS total FROM ${query.from}` })
     return { rows: [], total: (yield* count()).total }
