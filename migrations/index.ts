@@ -6,6 +6,7 @@ import analyticsTagPairs from "./0005_analytics_tag_pairs.ts"
 import analyticsSerialized from "./0006_analytics_serialized.ts"
 import brandAnalytics from "./0007_brand_analytics.ts"
 import analyticsPending from "./0008_analytics_pending.ts"
+import authChanges from "./0009_auth_changes.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -19,5 +20,6 @@ export const migrations = {
   "0005_analytics_tag_pairs": analyticsTagPairs,
   "0006_analytics_serialized": analyticsSerialized,
   "0007_brand_analytics": brandAnalytics,
-  "0008_analytics_pending": analyticsPending
+  "0008_analytics_pending": analyticsPending,
+  "0009_auth_changes": authChanges
 }

@@ -1,5 +1,6 @@
 import { type Context, Effect, Layer } from "effect"
 import { Analytics as AnalyticsService } from "./Analytics/Analytics.ts"
+import { KeyCache } from "./ApiKeys/KeyCache.ts"
 import { ApiKeysRepo } from "./ApiKeys/Repo.ts"
 import { BrandMentionsRepo } from "./BrandMentions/Repo.ts"
 import { BrandsRepo } from "./Brands/Repo.ts"
@@ -45,8 +46,8 @@ import * as TagsMemory from "./Tags/RepoMemory.ts"
 const withSpans = <I, S extends object, E, R>(tag: Context.Tag<I, S>, layer: Layer.Layer<I, E, R>) =>
   Layer.effect(tag, Effect.map(tag, (service) => traced(tag.key, service))).pipe(Layer.provide(layer))
 
-/** Every repository, on the SQL database (needs a `SqlClient`). */
-export const layerSql = Layer.mergeAll(
+/** Every repository, on the SQL database (needs a `SqlClient` and a `KeyCache`). */
+const repositoriesSql = Layer.mergeAll(
   withSpans(OrganizationsRepo, Organizations.layerSql),
   withSpans(ApiKeysRepo, ApiKeys.layerSql),
   withSpans(ProjectsRepo, Projects.layerSql),
@@ -61,6 +62,15 @@ export const layerSql = Layer.mergeAll(
   withSpans(BrandMentionsRepo, BrandMentions.layerSql),
   withSpans(AnalyticsService, Analytics.layerSql)
 )
+
+/** Every repository on the SQL database, for what authenticates no request (the CLI, workers): no key cache. */
+export const layerSql = repositoriesSql.pipe(Layer.provide(KeyCache.off))
+
+/**
+ * Every repository on the SQL database, for an API server: on PostgreSQL, keys are cached while the
+ * database announces their changes (ApiKeys/KeyCache.ts).
+ */
+export const layerSqlServing = repositoriesSql.pipe(Layer.provide(KeyCache.layer))
 
 /** Every repository, on one fresh in-memory store: the reference implementation for tests. */
 export const layerMemory = Layer.mergeAll(

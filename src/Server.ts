@@ -71,7 +71,7 @@ export const ApiLive = Layer.mergeAll(
 
 /** The repositories and readiness check on a SQL client, migrated before serving. */
 export const onDatabase = <E, R>(client: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  Layer.mergeAll(Repositories.layerSql, Health.Readiness.layerSql).pipe(
+  Layer.mergeAll(Repositories.layerSqlServing, Health.Readiness.layerSql).pipe(
     Layer.provideMerge(Migrations.layer),
     Layer.provideMerge(client)
   )

@@ -1,9 +1,10 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { orDefect, rowOf } from "../Database/Rows.ts"
-import { ApiKey } from "../Domain/ApiKey.ts"
+import { ApiKey, isUsable } from "../Domain/ApiKey.ts"
 import { Id } from "../Domain/Common.ts"
 import { Project } from "../Domain/Project.ts"
+import { type KeyAndProject, KeyCache } from "./KeyCache.ts"
 
 export interface NewApiKey {
   readonly organization_id: number
@@ -15,18 +16,12 @@ export interface NewApiKey {
   readonly expires_at: Date | null
 }
 
-/** A key found by its hash, with the project a request names when the key may act in it. */
-export interface KeyAndProject {
-  readonly key: ApiKey
-  /** Looked up only when a project id was given: none when the key may not act in it. */
-  readonly project: Option.Option<Project>
-}
 
 export class ApiKeysRepo extends Context.Tag("ApiKeysRepo")<ApiKeysRepo, {
   /**
    * What authenticating a request needs, in one statement: the key of this hash, the project of
    * `projectId` within its reach, and the key's use recorded (at most once a minute, only for a usable
-   * key, at `at`).
+   * key, at `at`). A key in the `KeyCache` costs no statement.
    */
   readonly authenticate: (hash: string, projectId: Option.Option<number>, at: Date) => Effect.Effect<Option.Option<KeyAndProject>>
   readonly create: (key: NewApiKey) => Effect.Effect<ApiKey>
@@ -47,6 +42,7 @@ export const layerSql = Layer.effect(
   ApiKeysRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cache = yield* KeyCache
     const columns = sql`id, organization_id, name, prefix, abilities, project_ids, expires_at, revoked_at, last_used_at, created_at`
     const insert = SqlSchema.single({
       Request: Schema.Any as Schema.Schema<NewApiKey>,
@@ -91,23 +87,53 @@ export const layerSql = Layer.effect(
           FROM k`
     })
 
+    const touch = (id: number, at: Date) =>
+      sql`
+        UPDATE api_keys SET last_used_at = ${at}
+        WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`.pipe(
+        Effect.asVoid,
+        orDefect
+      )
+
+    /** Whether the statement records a use at `at`: at most once a minute, for a usable key only. */
+    const recordsUse = (key: ApiKey, at: Date) =>
+      isUsable(key, at) && (key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000)
+
     return ApiKeysRepo.of({
       authenticate: (hash, projectId, at) =>
-        keyWithProject({ hash, projectId: Option.getOrNull(projectId), at }).pipe(
-          Effect.map(Option.map(({ project, ...key }) => ({ key, project: Option.fromNullable(project) }))),
-          orDefect
-        ),
+        Effect.suspend(() => {
+          const cached = cache.find(hash, projectId, at.getTime())
+          // A cached entry is at most seconds old (KeyCache.MAX_AGE_MS): its key's use, recorded when it
+          // was read, is recent enough for the minute `last_used_at` is precise to.
+          if (cached !== undefined) return Effect.succeed(Option.some(cached))
+          const generation = cache.generation()
+          return keyWithProject({ hash, projectId: Option.getOrNull(projectId), at }).pipe(
+            Effect.map(Option.map(({ project, ...key }): KeyAndProject => ({ key, project: Option.fromNullable(project) }))),
+            Effect.tap(Option.match({
+              onNone: () => undefined,
+              // Kept as the statement left it: its use recorded (the answer shows the key as it was before).
+              onSome: (found) =>
+                cache.keep(
+                  hash,
+                  projectId,
+                  recordsUse(found.key, at) ? { ...found, key: { ...found.key, last_used_at: at } } : found,
+                  generation,
+                  at.getTime()
+                )
+            })),
+            orDefect
+          )
+        }),
       create: (key) => orDefect(insert(key)),
       findByHash: (hash) => orDefect(byHash(hash)),
-      touch: (id, at) =>
-        sql`
-          UPDATE api_keys SET last_used_at = ${at}
-          WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`.pipe(
-          Effect.asVoid,
-          orDefect
-        ),
+      touch,
       listByOrganization: (organizationId) => orDefect(ofOrganization(organizationId)),
-      revoke: (id) => revoked(id).pipe(Effect.map((row) => row._tag === "Some"), orDefect)
+      revoke: (id) =>
+        revoked(id).pipe(
+          Effect.map((row) => row._tag === "Some"),
+          Effect.ensuring(Effect.sync(cache.forget)),
+          orDefect
+        )
     })
   })
 )

@@ -4,6 +4,7 @@ import * as ProjectTable from "../Database/ProjectTable.ts"
 import { orDefect } from "../Database/Rows.ts"
 import { type Classification, StoredBrand } from "../Domain/Brand.ts"
 import type { NotFound } from "../Domain/Errors.ts"
+import { KeyCache } from "../ApiKeys/KeyCache.ts"
 
 export interface NewBrand {
   readonly name: string
@@ -54,9 +55,13 @@ export const layerSql = Layer.effect(
 
     const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", replace: replaceSegments })
 
+    // Deleting a brand sets its project's `brand_id` to NULL: the project a cached key carries changes.
+    const { forget } = yield* KeyCache
+
     return BrandsRepo.of({
       ...table,
       ...withSegments,
+      delete: (id) => table.delete(id).pipe(Effect.ensuring(Effect.sync(forget))),
       attachSegment: (brandId, segmentId) =>
         sql`INSERT INTO brand_segments (brand_id, segment_id) VALUES (${brandId}, ${segmentId}) ON CONFLICT DO NOTHING`.pipe(
           orDefect,

@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, type Option, Schema } from "effect"
+import { KeyCache } from "../ApiKeys/KeyCache.ts"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
 import { lockForDeletion, retryConflicts } from "../Database/ProjectLocks.ts"
 import { findPage, orDefect, rowOf } from "../Database/Rows.ts"
@@ -45,6 +46,8 @@ export const layerSql = Layer.effect(
   ProjectsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // A request's project comes with its key, from the cache when the key is there: a change forgets it.
+    const { forget } = yield* KeyCache
     const columns = sql`id, organization_id, name, domain, brand_id, created_at, updated_at`
     const inScope = (scope: ProjectScope) =>
       scope.projectIds === null
@@ -99,7 +102,8 @@ export const layerSql = Layer.effect(
           }`
           return created
         }).pipe(sql.withTransaction, orDefect),
-      update: (id, patch) => updated({ id, changes: changesOf(patch) }).pipe(Effect.flatMap(firstOrNotFound("Project")), orDefect),
+      update: (id, patch) =>
+        updated({ id, changes: changesOf(patch) }).pipe(Effect.flatMap(firstOrNotFound("Project")), Effect.ensuring(Effect.sync(forget)), orDefect),
       // The project's locks first (src/Database/ProjectLocks.ts): answers being stored finish before, and
       // the cascade then runs alone, without deadlocking with them.
       delete: (id) =>
@@ -108,6 +112,7 @@ export const layerSql = Layer.effect(
           sql.withTransaction,
           retryConflicts,
           Effect.asVoid,
+          Effect.ensuring(Effect.sync(forget)),
           orDefect
         ),
       hasBrand: (projectId, brandId) => brandOfProject({ projectId, brandId }).pipe(Effect.map((row) => row._tag === "Some"), orDefect)
