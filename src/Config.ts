@@ -15,6 +15,11 @@ export interface AppSettings {
   readonly logLevel: LogLevel.LogLevel
   /** How long in-flight requests may run on after SIGTERM before connections are cut. */
   readonly shutdownTimeoutSeconds: number
+  /**
+   * How long an API process on PostgreSQL may trust a key it has read (ApiKeys/KeyCache.ts); 0: it reads
+   * the key on every request (behind a pooler in transaction mode, which cannot LISTEN).
+   */
+  readonly keyCacheSeconds: number
   /** Whether the server process also runs the collector (scheduler and worker); `WORKER=off` turns it off. */
   readonly worker: boolean
   /** Seconds between two scheduler ticks. */
@@ -91,6 +96,10 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
     })
   ),
   shutdownTimeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(Config.withDefault(10)),
+  keyCacheSeconds: Config.integer("KEY_CACHE_SECONDS").pipe(
+    Config.withDefault(10),
+    Config.validate({ message: "KEY_CACHE_SECONDS must be between 0 and 300", validation: (n) => n >= 0 && n <= 300 })
+  ),
   worker: onOff("WORKER", "on"),
   collectorTickSeconds: atLeast("COLLECTOR_TICK_SECONDS", 30, 1),
   collectorLeaseSeconds: atLeast("COLLECTOR_LEASE_SECONDS", 300, 10),
@@ -115,6 +124,7 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     redisPrefix: "bvm:ratelimit:",
     logLevel: LogLevel.Info,
     shutdownTimeoutSeconds: 10,
+    keyCacheSeconds: 10,
     worker: true,
     collectorTickSeconds: 30,
     collectorLeaseSeconds: 300,

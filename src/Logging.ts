@@ -1,10 +1,44 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Layer, Logger, Option } from "effect"
+import { Cause, Effect, FiberId, HashMap, Layer, List, Logger, Option } from "effect"
 import { Settings } from "./Config.ts"
+
+type Plain = string | number | boolean | null
+
+const isPlain = (value: unknown): value is Plain =>
+  value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+
+/**
+ * Effect's JSON log line (`Logger.jsonLogger`: message, logLevel, timestamp, cause, annotations, spans,
+ * fiberId), byte for byte, made directly when the message and annotations are plain values, as the
+ * access log's are: the general one walks every value through a replacer (for cycles and redaction),
+ * which cost some 3% of a simple GET's time. Anything else (a cause, an object) goes to Effect's own.
+ */
+export const jsonLogger = Logger.make<unknown, string>((options) => {
+  const { annotations, cause, date, fiberId, logLevel, message, spans } = options
+  if (!Cause.isEmpty(cause)) return Logger.jsonLogger.log(options)
+  const messages: ReadonlyArray<unknown> = Array.isArray(message) ? message : [message]
+  if (!messages.every(isPlain)) return Logger.jsonLogger.log(options)
+  const annotationsObject: Record<string, Plain> = {}
+  for (const [name, value] of HashMap.toEntries(annotations)) {
+    if (!isPlain(value)) return Logger.jsonLogger.log(options)
+    annotationsObject[name] = value
+  }
+  const spansObject: Record<string, number> = {}
+  const now = date.getTime()
+  for (const span of List.toArray(spans)) spansObject[span.label] = now - span.startTime
+  return JSON.stringify({
+    message: messages.length === 1 ? messages[0] : messages,
+    logLevel: logLevel.label,
+    timestamp: date.toISOString(),
+    annotations: annotationsObject,
+    spans: spansObject,
+    fiberId: FiberId.threadName(fiberId)
+  })
+})
 
 /** Structured logs: one JSON object per line on stdout, at `LOG_LEVEL` and above. */
 export const LoggingLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
-  Layer.merge(Logger.json, Logger.minimumLogLevel(settings.logLevel))
+  Layer.merge(Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(jsonLogger)), Logger.minimumLogLevel(settings.logLevel))
 ))
 
 /**

@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
 import type { ApiKey } from "../Domain/ApiKey.ts"
 import type { Project } from "../Domain/Project.ts"
+import { Settings } from "../Config.ts"
 
 /** A key as authentication found it, with the project the request named when the key reaches it. */
 export interface KeyAndProject {
@@ -21,8 +22,8 @@ export interface KeyAndProject {
  * change (revoked, expiry, abilities, projects), a key is deleted, or a project is changed or deleted,
  * whichever process or tool made the change; every notification empties it. While that connection is
  * down, nothing is cached. What this process changes itself it forgets at once (`forget`), before it
- * answers, and an entry is never older than `MAX_AGE_MS` in any case. On the embedded database (one
- * process, no LISTEN across processes) the cache is off.
+ * answers, and an entry is never older than `KEY_CACHE_SECONDS` (10) in any case. On the embedded
+ * database (one process, no LISTEN across processes), or with `KEY_CACHE_SECONDS=0`, the cache is off.
  */
 export class KeyCache extends Context.Tag("KeyCache")<KeyCache, {
   /** The cached key of this hash, with the project of `projectId` (required when given). */
@@ -45,18 +46,19 @@ export class KeyCache extends Context.Tag("KeyCache")<KeyCache, {
     forget: () => undefined
   })
 
-  /** On a PostgreSQL server (a client made from a connection URL), the listening cache; else off. */
+  /**
+   * On a PostgreSQL server (a client made from a connection URL), the listening cache, its entries
+   * trusted for `KEY_CACHE_SECONDS` at most; else, or when that is 0, off.
+   */
   static readonly layer = Layer.unwrapEffect(
-    Effect.map(Effect.serviceOption(PgClient.PgClient), (client) =>
-      Option.match(Option.flatMap(client, (client) => Option.fromNullable(client.config.url)), {
-        onNone: () => KeyCache.off,
-        onSome: listening
-      }))
+    Effect.gen(function*() {
+      const { keyCacheSeconds } = yield* Settings
+      const client = yield* Effect.serviceOption(PgClient.PgClient)
+      const url = Option.flatMap(client, (client) => Option.fromNullable(client.config.url))
+      return Option.isNone(url) || keyCacheSeconds === 0 ? KeyCache.off : listening(url.value, keyCacheSeconds * 1000)
+    })
   )
 }
-
-/** How long an entry is trusted at most, notifications or not. */
-export const MAX_AGE_MS = 10_000
 
 /** Beyond this many keys, the cache starts over: memory stays bounded whatever the traffic. */
 const MAX_KEYS = 10_000
@@ -72,7 +74,7 @@ interface Entry {
   readonly storedAt: number
 }
 
-const listening = (url: Redacted.Redacted) =>
+const listening = (url: Redacted.Redacted, maxAgeMs: number) =>
   Layer.scoped(
     KeyCache,
     Effect.gen(function*() {
@@ -138,7 +140,7 @@ const listening = (url: Redacted.Redacted) =>
           if (!connected) return undefined
           const entry = entries.get(hash)
           if (entry === undefined) return undefined
-          if (now - entry.storedAt > MAX_AGE_MS) {
+          if (now - entry.storedAt > maxAgeMs) {
             entries.delete(hash)
             return undefined
           }
@@ -150,7 +152,7 @@ const listening = (url: Redacted.Redacted) =>
         keep: (hash, projectId, found, at, now) => {
           if (!connected || at !== generation) return
           let entry = entries.get(hash)
-          if (entry === undefined || entry.key.id !== found.key.id || now - entry.storedAt > MAX_AGE_MS) {
+          if (entry === undefined || entry.key.id !== found.key.id || now - entry.storedAt > maxAgeMs) {
             if (entries.size >= MAX_KEYS) entries.clear()
             entry = { key: found.key, projects: new Map(), storedAt: now }
             entries.set(hash, entry)

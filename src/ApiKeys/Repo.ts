@@ -103,7 +103,7 @@ export const layerSql = Layer.effect(
       authenticate: (hash, projectId, at) =>
         Effect.suspend(() => {
           const cached = cache.find(hash, projectId, at.getTime())
-          // A cached entry is at most seconds old (KeyCache.MAX_AGE_MS): its key's use, recorded when it
+          // A cached entry is at most seconds old (KEY_CACHE_SECONDS): its key's use, recorded when it
           // was read, is recent enough for the minute `last_used_at` is precise to.
           if (cached !== undefined) return Effect.succeed(Option.some(cached))
           const generation = cache.generation()

@@ -44,6 +44,24 @@ describe.each(backends.filter((backend) => backend !== "memory"))("keys changed 
     expect(listening!.n).toBe(backend === "postgres" ? 1 : 0)
   })
 
+  it("caches nothing with KEY_CACHE_SECONDS=0 (a pooler in transaction mode cannot LISTEN)", async () => {
+    const uncached = await startServer(backend, { keyCacheSeconds: 0 })
+    try {
+      const organization = (await uncached.createOrganization("Uncached")).id
+      const { id, key } = await uncached.createKey(organization, ["projects:read"])
+      expect((await uncached.request("GET", "/api/v1/me", { key })).status).toBe(200)
+      const [listening] = await uncached.sql!(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'brand-visibility-monitor (key cache)'"
+      )
+      expect(listening!.n).toBe(0)
+      // Refused at once, however the key was revoked.
+      await uncached.sql!(`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`)
+      expect((await uncached.request("GET", "/api/v1/me", { key })).status).toBe(401)
+    } finally {
+      await uncached.close()
+    }
+  })
+
   it("a key revoked by a statement is refused once the database announces it", async () => {
     const { id, key } = await server.createKey(organization, ["*"])
     const project = await newProject(key, "Revoked elsewhere")

@@ -100,7 +100,7 @@ export const createDatabase = async (baseUrl: string, options: { readonly empty?
 type ServerData = Exclude<Layer.Layer.Success<ReturnType<typeof onDatabase>>, SqlClient.SqlClient>
 
 /** The whole server (the Layers of src/Server.ts) on `data`, on a free loopback port, with the test settings. */
-const serverOn = (data: Layer.Layer<ServerData, unknown>, settings: Partial<AppSettings>) =>
+const serverOn = (data: Layer.Layer<ServerData, unknown, Settings>, settings: Partial<AppSettings>) =>
   serve({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide(Metrics.layer),
     Layer.provideMerge(data),
@@ -115,7 +115,7 @@ export const startServer = async <Overridden extends ServerData = never>(
   overrides?: Layer.Layer<Overridden>
 ): Promise<TestServer> => {
   let drop = async () => {}
-  const data: Layer.Layer<ServerData, unknown> = backend === "memory"
+  const data: Layer.Layer<ServerData, unknown, Settings> = backend === "memory"
     ? MemoryLive
     : onDatabase(
       backend === "embedded"
