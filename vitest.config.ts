@@ -17,6 +17,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The machine has 2 cores; more workers only contend for them.
     maxWorkers: 2,
+    // A worker loads the service's modules once for all its files rather than once per file: every
+    // file starts its own servers and databases, so they share nothing else, and the suite takes
+    // ~155 s instead of ~255 s here (loading the Effect stack anew was a third of the time).
+    isolate: false,
     minWorkers: 1
   }
 })
