@@ -112,6 +112,10 @@ const buildBaseline = () =>
     logLevel: "warning"
   })
 
+/** The node flags of `npm start` (package.json's start script): the service runs as it does in production. */
+const SERVICE_NODE_FLAGS: ReadonlyArray<string> =
+  (JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8")).scripts.start as string).match(/--[a-z-]+=\S+/g) ?? []
+
 const start = (side: Side, databaseUrl: string, nodeArgs: ReadonlyArray<string> = []) =>
   startNode({
     name: side,
@@ -119,7 +123,7 @@ const start = (side: Side, databaseUrl: string, nodeArgs: ReadonlyArray<string> 
     script: side === "service" ? "dist/server/main.js" : "dist/bench/baseline.js",
     env: serverEnv(databaseUrl),
     readyPath: side === "service" ? "/ready" : "/health",
-    nodeArgs
+    nodeArgs: side === "service" ? [...SERVICE_NODE_FLAGS, ...nodeArgs] : nodeArgs
   })
 
 interface Scenario {
