@@ -65,6 +65,9 @@ type PageRow = typeof PageRow.Type
 /** The row of an empty page: the number of rows of the whole list alone, its other columns null. */
 const EmptyPageRow = Schema.Struct({ total: Count.fields.total, id: Schema.Null })
 
+/** A page's rows, or the one row of an empty page (made once: Rows.ts keeps a decoder per schema). */
+const PageRows = Schema.Union(PageRow, EmptyPageRow)
+
 const SeriesRow = Schema.Union(
   Schema.Struct({ kind: Schema.Literal("total"), id: Schema.Null, source_id: Schema.Null, url: Schema.Null, bucket: Schema.String, n: Schema.Int }),
   Schema.Struct({ kind: Schema.Literal("top"), id: Id, source_id: Id, url: Schema.String, bucket: Schema.Null, n: Schema.Int }),
@@ -389,7 +392,7 @@ export const layerSql = Layer.effect(
               SELECT ${sql.literal(primary)} FROM measured m ORDER BY ${sql.literal(`${primary} ${direction}`)}
               OFFSET ${Math.max(0, query.window.offset + query.window.limit - 1)} LIMIT 1))`
         const rows = yield* decodeRows(
-          Schema.Union(PageRow, EmptyPageRow),
+          PageRows,
           sql`
           WITH ${ctes},
           measured AS (

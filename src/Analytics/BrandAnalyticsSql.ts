@@ -159,6 +159,9 @@ const PromptPageRow = Schema.extend(
 /** The row of an empty prompt page: the number of rows of the whole list alone, its other columns null. */
 const EmptyPromptPageRow = Schema.Struct({ total: Count.fields.total, id: Schema.Null })
 
+/** A page's rows, or the one row of an empty page (made once: Rows.ts keeps a decoder per schema). */
+const PromptPageRows = Schema.Union(PromptPageRow, EmptyPromptPageRow)
+
 export const makeBrandAnalyticsSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   /** The current UTC day: `readsOf` knows the days after it are empty. */
@@ -566,7 +569,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
       )
       const order = promptOrder(query.sortBy, query.sortOrder === "asc" ? "ASC" : "DESC")
       const rows = yield* decodeRows(
-        Schema.Union(PromptPageRow, EmptyPromptPageRow),
+        PromptPageRows,
         sql`
         WITH counted AS (SELECT b.id, b.name, b.classification, coalesce(b.id = pr.brand_id, false) AS is_own FROM ${countedBrands(projectId)}),
         own AS (SELECT id FROM counted WHERE is_own),

@@ -122,6 +122,25 @@ export const layerSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(responseColumns)
 
+    /** The inserts and reads of `upsertIds`, per table, made once. */
+    const keyedRows = (table: "sources" | "source_urls", key: "domain" | "url") => ({
+      inserted: SqlSchema.findAll({
+        Request: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+        Result: KeyId,
+        execute: (chunk) =>
+          sql`INSERT INTO ${sql(table)} ${sql.insert(chunk as Array<Record<string, any>>)}
+            ON CONFLICT (project_id, ${sql(key)}) DO NOTHING
+            RETURNING id, ${sql(key)} AS key`
+      }),
+      found: SqlSchema.findAll({
+        Request: Schema.Struct({ projectId: Schema.Number, keys: Schema.Array(Schema.String) }),
+        Result: KeyId,
+        execute: ({ keys, projectId }) =>
+          sql`SELECT id, ${sql(key)} AS key FROM ${sql(table)} WHERE project_id = ${projectId} AND ${sql(key)} = ANY(${keys}::text[])`
+      })
+    })
+    const keyed = { sources: keyedRows("sources", "domain"), source_urls: keyedRows("source_urls", "url") }
+
     /**
      * Finds or creates rows keyed by a unique column, returning key → id. Rows go in key order, so two
      * answers citing the same new domains in another order wait for each other instead of deadlocking;
@@ -129,24 +148,10 @@ export const layerSql = Layer.effect(
      */
     const upsertIds = (
       table: "sources" | "source_urls",
-      key: "domain" | "url",
       projectId: number,
       rows: ReadonlyArray<Record<string, unknown> & { readonly key: string }>
     ) => {
-      const inserted = SqlSchema.findAll({
-        Request: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-        Result: KeyId,
-        execute: (chunk) =>
-          sql`INSERT INTO ${sql(table)} ${sql.insert(chunk as Array<Record<string, any>>)}
-            ON CONFLICT (project_id, ${sql(key)}) DO NOTHING
-            RETURNING id, ${sql(key)} AS key`
-      })
-      const found = SqlSchema.findAll({
-        Request: Schema.Array(Schema.String),
-        Result: KeyId,
-        execute: (keys) =>
-          sql`SELECT id, ${sql(key)} AS key FROM ${sql(table)} WHERE project_id = ${projectId} AND ${sql(key)} = ANY(${keys}::text[])`
-      })
+      const { found, inserted } = keyed[table]
       return Effect.gen(function*() {
         const ids = new Map<string, number>()
         const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -154,7 +159,7 @@ export const layerSql = Layer.effect(
           for (const row of yield* inserted(chunk.map(({ key: _, ...row }) => row))) ids.set(row.key, row.id)
           const existing = chunk.map((row) => row.key).filter((value) => !ids.has(value))
           if (existing.length === 0) continue
-          for (const row of yield* found(existing)) ids.set(row.key, row.id)
+          for (const row of yield* found({ projectId, keys: existing })) ids.set(row.key, row.id)
         }
         return ids
       })
@@ -239,7 +244,7 @@ export const layerSql = Layer.effect(
           const urlIds = new Map(known.filter((row) => row.kind === "url").map((row) => [row.key, row.id]))
           const newDomains = domains.filter((domain) => !sourceIds.has(domain))
           if (newDomains.length > 0) {
-            for (const [key, id] of yield* upsertIds("sources", "domain", projectId, newDomains.map((domain) => ({ project_id: projectId, domain, key: domain })))) {
+            for (const [key, id] of yield* upsertIds("sources", projectId, newDomains.map((domain) => ({ project_id: projectId, domain, key: domain })))) {
               sourceIds.set(key, id)
             }
           }
@@ -247,7 +252,6 @@ export const layerSql = Layer.effect(
           if (newUrls.length > 0) {
             const made = yield* upsertIds(
               "source_urls",
-              "url",
               projectId,
               newUrls.map(([url, domain]) => ({ project_id: projectId, source_id: sourceIds.get(domain)!, url, key: url }))
             )
