@@ -1,6 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
+import { randomUUID } from "node:crypto"
 import type { ApiKey } from "../Domain/ApiKey.ts"
 import type { Project } from "../Domain/Project.ts"
 import { Settings } from "../Config.ts"
@@ -18,12 +19,14 @@ export interface KeyAndProject {
  * two a simple GET needs (docs/performance.md).
  *
  * A cached key is only as good as the news of its changes. The cache is kept only while a connection
- * of its own LISTENs on `bvm_auth_changed`, which migration 0009 notifies whenever a key's rights
- * change (revoked, expiry, abilities, projects), a key is deleted, or a project is changed or deleted,
- * whichever process or tool made the change; every notification empties it. While that connection is
- * down, nothing is cached. What this process changes itself it forgets at once (`forget`), before it
- * answers, and an entry is never older than `KEY_CACHE_SECONDS` (10) in any case. On the embedded
- * database (one process, no LISTEN across processes), or with `KEY_CACHE_SECONDS=0`, the cache is off.
+ * of its own LISTENs on `bvm_auth_changed` and has heard there its own probe, sent on another
+ * connection. Migration 0009 notifies that channel whenever a key's rights change (revoked, expiry,
+ * abilities, projects), a key is deleted, or a project is changed or deleted, whichever process or tool
+ * made the change; every notification empties the cache. While that connection is down, nothing is
+ * cached. What this process changes itself it forgets at once (`forget`), before it answers, and an
+ * entry is never older than `KEY_CACHE_SECONDS` (10) in any case. On the embedded database (one
+ * session for every client: notifications reach none reliably), or with `KEY_CACHE_SECONDS=0`, the
+ * cache is off.
  */
 export class KeyCache extends Context.Tag("KeyCache")<KeyCache, {
   /** The cached key of this hash, with the project of `projectId` (required when given). */
@@ -66,6 +69,9 @@ const MAX_KEYS = 10_000
 /** The wait before listening again after the connection was lost. */
 const RECONNECT_MS = 1_000
 
+/** How long the listener may take to hear its own probe before it is given up and made again. */
+const PROBE_TIMEOUT_MS = 5_000
+
 export const CHANNEL = "bvm_auth_changed"
 
 interface Entry {
@@ -90,31 +96,66 @@ const listening = (url: Redacted.Redacted, maxAgeMs: number) =>
         generation++
       }
 
+      const drop = (dropped: pg.Client) => {
+        dropped.removeAllListeners()
+        dropped.on("error", () => undefined)
+        dropped.end().catch(() => undefined)
+      }
+
       const lost = (lostClient: pg.Client) => {
         if (client !== lostClient) return
         connected = false
         client = undefined
         forget()
-        lostClient.removeAllListeners()
-        lostClient.on("error", () => undefined)
-        lostClient.end().catch(() => undefined)
-        if (!closed) retry = setTimeout(connect, RECONNECT_MS)
+        drop(lostClient)
+        if (!closed) retry = setTimeout(connect, RECONNECT_MS).unref()
+      }
+
+      /**
+       * A notification sent on another connection, which the listener must hear before anything is
+       * cached: a database or pooler that accepts LISTEN without delivering (PGlite shared through its
+       * socket, a pooler in transaction mode) never turns the cache on.
+       */
+      const probe = async (token: string) => {
+        const sender = new pg.Client({ connectionString: Redacted.value(url), application_name: "brand-visibility-monitor (key cache probe)" })
+        sender.on("error", () => undefined)
+        try {
+          await sender.connect()
+          await sender.query(`SELECT pg_notify('${CHANNEL}', $1)`, [token])
+        } finally {
+          await sender.end().catch(() => undefined)
+        }
       }
 
       const connect = () => {
         retry = undefined
         const next = new pg.Client({ connectionString: Redacted.value(url), application_name: "brand-visibility-monitor (key cache)", keepAlive: true })
+        const token = `probe ${randomUUID()}`
+        let timeout: ReturnType<typeof setTimeout> | undefined
         client = next
-        next.on("notification", forget)
+        next.on("notification", (message) => {
+          // Every notification empties the cache; its own probe's turns it on.
+          forget()
+          if (message.payload === token && client === next && !connected) {
+            clearTimeout(timeout)
+            connected = true
+          }
+        })
         next.on("error", () => lost(next))
         next.on("end", () => lost(next))
         next.connect()
-          .then(() => next.query(`LISTEN ${CHANNEL}`))
-          .then(() => {
-            if (client !== next) return
-            // Whatever changed while nobody listened is unknown: start empty.
-            forget()
-            connected = true
+          .then(() => next.query<{ version: string }>("SELECT version() AS version"))
+          .then(async (result) => {
+            // The embedded database serves one session to every client: notifications reach none reliably.
+            if (result.rows[0]?.version.includes("PGlite")) {
+              closed = true
+              client = undefined
+              drop(next)
+              return
+            }
+            await next.query(`LISTEN ${CHANNEL}`)
+            timeout = setTimeout(() => lost(next), PROBE_TIMEOUT_MS).unref()
+            await probe(token)
           })
           .catch(() => lost(next))
       }

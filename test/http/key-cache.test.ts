@@ -44,6 +44,40 @@ describe.each(backends.filter((backend) => backend !== "memory"))("keys changed 
     expect(listening!.n).toBe(backend === "postgres" ? 1 : 0)
   })
 
+  it("keeps a key on PostgreSQL, so that a change it is not told of waits for KEY_CACHE_SECONDS; not on the embedded database", async () => {
+    const short = await startServer(backend, { keyCacheSeconds: 2 })
+    try {
+      const organization = (await short.createOrganization("Short cache")).id
+      // A revocation the database does not announce (its triggers off for the statement, as a replica's
+      // apply would run it). The cache turns on once its listener hears its own probe, at start-up.
+      const revokeSilently = (id: number) =>
+        short.sql!(`BEGIN; SET LOCAL session_replication_role = replica; UPDATE api_keys SET revoked_at = now() WHERE id = ${id}; COMMIT`)
+      let still = 0
+      let revokedAt = 0
+      let key = ""
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const made = await short.createKey(organization, ["projects:read"])
+        key = made.key
+        expect((await short.request("GET", "/api/v1/me", { key })).status).toBe(200)
+        await revokeSilently(made.id)
+        revokedAt = Date.now()
+        still = (await short.request("GET", "/api/v1/me", { key })).status
+        if (backend !== "postgres" || still === 200) break
+        // The listener has not heard its probe yet: nothing is cached so far.
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+      expect(still).toBe(backend === "postgres" ? 200 : 401)
+      if (backend === "postgres") {
+        // Trusted for at most KEY_CACHE_SECONDS, then read again: refused.
+        const refused = await until(() => short.request("GET", "/api/v1/me", { key }), (reply) => reply.status === 401, 5_000)
+        expect(refused.status).toBe(401)
+        expect(Date.now() - revokedAt).toBeLessThan(4_000)
+      }
+    } finally {
+      await short.close()
+    }
+  })
+
   it("caches nothing with KEY_CACHE_SECONDS=0 (a pooler in transaction mode cannot LISTEN)", async () => {
     const uncached = await startServer(backend, { keyCacheSeconds: 0 })
     try {

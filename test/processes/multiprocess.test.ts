@@ -251,6 +251,32 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     expect(await rollupMismatchesWith((query) => sql.query(query).then((result) => result.rows), projectId)).toEqual({})
   }, 60_000)
 
+  it("a key revoked through one API is refused by the other, which had it cached, and a deleted project is gone there", async () => {
+    onTestFailed(() => console.error(outputs()))
+    const { projectId } = await makeProject()
+    const key = await newKey()
+    const admin = await newKey()
+    // Used through API B first: on PostgreSQL, B now has the key and the project in its cache.
+    for (let i = 0; i < 3; i++) expect((await call(apiB, key, "GET", "/tags", { project: projectId })).status).toBe(200)
+    const [made] = (await sql.query<{ id: string }>("SELECT id FROM api_keys WHERE key_hash = $1", [hashKey(key)])).rows
+    expect((await call(apiA, admin, "DELETE", `/api-keys/${made!.id}`)).status).toBe(204)
+    // B hears of it from PostgreSQL (a notification), within milliseconds; a second is plenty.
+    let refused = await call(apiB, key, "GET", "/tags", { project: projectId })
+    for (let i = 0; i < 40 && refused.status !== 401; i++) {
+      await wait(25)
+      refused = await call(apiB, key, "GET", "/tags", { project: projectId })
+    }
+    expect(refused.status).toBe(401)
+    expect((await call(apiB, admin, "GET", "/tags", { project: projectId })).status).toBe(200)
+    expect((await call(apiA, admin, "DELETE", `/projects/${projectId}`)).status).toBe(204)
+    let gone = await call(apiB, admin, "GET", "/tags", { project: projectId })
+    for (let i = 0; i < 40 && gone.status !== 404; i++) {
+      await wait(25)
+      gone = await call(apiB, admin, "GET", "/tags", { project: projectId })
+    }
+    expect(gone.status).toBe(404)
+  }, 60_000)
+
   it("asks each job of a run once and stores its answer once, with two workers claiming", async () => {
     onTestFailed(() => console.error(outputs()))
     const { monitorId, projectId, promptIds } = await makeProject()
