@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import pg from "pg"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, Runtime } from "effect"
 import { Settings } from "../Config.ts"
 import * as Embedded from "./Embedded.ts"
 import { pgTypes } from "./PgTypes.ts"
@@ -22,8 +22,8 @@ import { pgTypes } from "./PgTypes.ts"
  */
 const makePool = (config: pg.PoolConfig, statementTimeoutMs: number, serverSide: boolean) =>
   Effect.acquireRelease(
-    Effect.sync(() =>
-      new pg.Pool({
+    Effect.map(Effect.runtime<never>(), (runtime) => {
+      const pool = new pg.Pool({
         ...config,
         types: pgTypes,
         application_name: "brand-visibility-monitor",
@@ -31,7 +31,15 @@ const makePool = (config: pg.PoolConfig, statementTimeoutMs: number, serverSide:
         query_timeout: statementTimeoutMs + 5_000,
         ...(serverSide ? { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: statementTimeoutMs * 2 } : {})
       })
-    ),
+      // An idle connection the server closes (a restart, a failover, an idle timeout on the way) is an
+      // `error` event of the pool, which Node would otherwise turn into the end of the process. The pool
+      // has dropped that connection already; the next statement opens another.
+      pool.on("error", (error) =>
+        Runtime.runFork(runtime)(
+          Effect.logWarning("the database closed an idle connection; the next statement opens another", error.message)
+        ))
+      return pool
+    }),
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1_000))
   ).pipe(
     // Checked once, so that an unreachable database fails the start-up with its reason.

@@ -48,6 +48,10 @@ const makeProxy = async (target: Net.NetConnectOpts) => {
       frozen = false
       for (const write of held.splice(0)) write()
     },
+    /** Closes every connection made so far, as a restarting database or a failover does. */
+    cut: () => {
+      for (const socket of sockets) socket.destroy()
+    },
     close: () => {
       for (const socket of sockets) socket.destroy()
       return new Promise<void>((resolve) => server.close(() => resolve()))
@@ -125,7 +129,30 @@ describe(`a frozen database (${sqlBackend})`, () => {
     expect(status).toBe(401)
     expect((await fetch(`${baseUrl}/ready`)).status).toBe(200)
   }, 60_000)
+
+  it("outlives the database closing every connection (a restart, a failover), and reconnects by itself", async () => {
+    const key = "bvm_" + "b".repeat(40)
+    const me = { headers: { authorization: `Bearer ${key}` } }
+    // Several connections in the pool, idle once these are answered.
+    const before = await Promise.all(Array.from({ length: 4 }, () => fetch(`${baseUrl}/api/v1/me`, me)))
+    expect(before.map((reply) => reply.status)).toEqual([401, 401, 401, 401])
+    proxy.cut()
+    // An idle connection closed under the pool must not end the process (an unheard pool error would).
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await statusUntil(`${baseUrl}/api/v1/me`, me, 401)).toBe(401)
+    expect(await statusUntil(`${baseUrl}/ready`, {}, 200)).toBe(200)
+  }, 60_000)
 })
+
+/** Asks until the status is `expected`, for at most 10 s; the last status. */
+const statusUntil = async (url: string, init: RequestInit, expected: number) => {
+  let status = 0
+  for (let attempt = 0; attempt < 50 && status !== expected; attempt++) {
+    status = (await fetch(url, init)).status
+    if (status !== expected) await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return status
+}
 
 /** The embedded database served on its own socket, outside the server under test. */
 const serveEmbedded = async () => {
