@@ -77,12 +77,16 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
       Option.match(settings.redisUrl, {
         onNone: () => RateLimiter.layerStoreMemory,
         // Loaded only with REDIS_URL: ioredis weighs some 25 MB in a process that never uses it.
-        onSome: (url) =>
-          Layer.unwrapEffect(
+        onSome: (url) => {
+          const lifetime = { ended: false }
+          return Layer.unwrapEffect(
             Effect.promise(() => import("@effect/experimental/RateLimiter/Redis")).pipe(
-              Effect.map((RedisRateLimiter) => quietClose(RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix))))
+              Effect.map((RedisRateLimiter) =>
+                quietClose(RedisRateLimiter.layerStore(redisOptions(Redacted.value(url), settings.redisPrefix, lifetime)), lifetime)
+              )
             )
           )
+        }
       })
     )))
   )
@@ -100,7 +104,12 @@ class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{}> {
   }
 }
 
-const redisOptions = (url: string, prefix: string) => {
+/** Whether the store's layer has been released: its client then stops reconnecting. */
+interface Lifetime {
+  ended: boolean
+}
+
+const redisOptions = (url: string, prefix: string, lifetime: Lifetime) => {
   const parsed = new URL(url)
   return {
     host: parsed.hostname,
@@ -113,7 +122,8 @@ const redisOptions = (url: string, prefix: string) => {
     connectTimeout: 1000,
     commandTimeout: 250,
     maxRetriesPerRequest: 0,
-    retryStrategy: (attempt: number) => Math.min(attempt * 500, 5000)
+    // Once released, a client whose QUIT could not reach Redis would otherwise reconnect forever.
+    retryStrategy: (attempt: number) => (lifetime.ended ? null : Math.min(attempt * 500, 5000))
   }
 }
 
@@ -121,9 +131,13 @@ const redisOptions = (url: string, prefix: string) => {
  * A layer whose release cannot fail: closing the Redis client when Redis is down rejects (its QUIT
  * times out), and a shutdown must not fail for a counter store it no longer needs.
  */
-const quietClose = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+const quietClose = <A, E, R>(layer: Layer.Layer<A, E, R>, lifetime: Lifetime): Layer.Layer<A, E, R> =>
   Layer.scopedContext(Effect.gen(function*() {
     const scope = yield* Scope.make()
-    yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void).pipe(Effect.catchAllCause(() => Effect.void)))
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        lifetime.ended = true
+      }).pipe(Effect.zipRight(Scope.close(scope, Exit.void)), Effect.catchAllCause(() => Effect.void))
+    )
     return yield* Layer.buildWithScope(layer, scope)
   }))
