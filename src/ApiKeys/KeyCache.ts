@@ -96,10 +96,11 @@ const listening = (url: Redacted.Redacted, maxAgeMs: number) =>
         generation++
       }
 
+      /** Closes a connection that is no longer listened to, whatever it then reports. */
       const drop = (dropped: pg.Client) => {
         dropped.removeAllListeners()
         dropped.on("error", () => undefined)
-        dropped.end().catch(() => undefined)
+        return dropped.end().catch(() => undefined)
       }
 
       const lost = (lostClient: pg.Client) => {
@@ -168,11 +169,7 @@ const listening = (url: Redacted.Redacted, maxAgeMs: number) =>
           if (retry !== undefined) clearTimeout(retry)
           const last = client
           client = undefined
-          if (last !== undefined) {
-            last.removeAllListeners()
-            last.on("error", () => undefined)
-            await last.end().catch(() => undefined)
-          }
+          if (last !== undefined) await drop(last)
         }).pipe(Effect.timeoutOption(1_000))
       )
 
