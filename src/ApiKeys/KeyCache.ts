@@ -72,7 +72,8 @@ const RECONNECT_MS = 1_000
 /** How long the listener may take to hear its own probe before it is given up and made again. */
 const PROBE_TIMEOUT_MS = 5_000
 
-export const CHANNEL = "bvm_auth_changed"
+/** The channel migration 0009's triggers notify. */
+const CHANNEL = "bvm_auth_changed"
 
 interface Entry {
   readonly key: ApiKey

@@ -1,7 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { orDefect, rowOf } from "../Database/Rows.ts"
-import { ApiKey, isUsable } from "../Domain/ApiKey.ts"
+import { ApiKey, isUsable, isUseDue } from "../Domain/ApiKey.ts"
 import { Id } from "../Domain/Common.ts"
 import { Project } from "../Domain/Project.ts"
 import { type KeyAndProject, KeyCache } from "./KeyCache.ts"
@@ -15,7 +15,6 @@ export interface NewApiKey {
   readonly project_ids: ReadonlyArray<number> | null
   readonly expires_at: Date | null
 }
-
 
 export class ApiKeysRepo extends Context.Tag("ApiKeysRepo")<ApiKeysRepo, {
   /**
@@ -87,18 +86,6 @@ export const layerSql = Layer.effect(
           FROM k`
     })
 
-    const touch = (id: number, at: Date) =>
-      sql`
-        UPDATE api_keys SET last_used_at = ${at}
-        WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`.pipe(
-        Effect.asVoid,
-        orDefect
-      )
-
-    /** Whether the statement records a use at `at`: at most once a minute, for a usable key only. */
-    const recordsUse = (key: ApiKey, at: Date) =>
-      isUsable(key, at) && (key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000)
-
     return ApiKeysRepo.of({
       authenticate: (hash, projectId, at) =>
         Effect.suspend(() => {
@@ -116,7 +103,7 @@ export const layerSql = Layer.effect(
                 cache.keep(
                   hash,
                   projectId,
-                  recordsUse(found.key, at) ? { ...found, key: { ...found.key, last_used_at: at } } : found,
+                  isUsable(found.key, at) && isUseDue(found.key, at) ? { ...found, key: { ...found.key, last_used_at: at } } : found,
                   generation,
                   at.getTime()
                 )
@@ -126,7 +113,13 @@ export const layerSql = Layer.effect(
         }),
       create: (key) => orDefect(insert(key)),
       findByHash: (hash) => orDefect(byHash(hash)),
-      touch,
+      touch: (id, at) =>
+        sql`
+          UPDATE api_keys SET last_used_at = ${at}
+          WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`.pipe(
+          Effect.asVoid,
+          orDefect
+        ),
       listByOrganization: (organizationId) => orDefect(ofOrganization(organizationId)),
       revoke: (id) =>
         revoked(id).pipe(

@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { isUsable } from "../Domain/ApiKey.ts"
+import { isUsable, isUseDue } from "../Domain/ApiKey.ts"
 import { MemoryStore } from "../Memory/Store.ts"
 import { ApiKeysRepo } from "./Repo.ts"
 
@@ -9,7 +9,7 @@ export const layerMemory = Layer.effect(
     const view = ({ key_hash: _, ...key }: { key_hash: string } & Parameters<typeof db.apiKeys.set>[1]) => key
     const touch = (id: number, at: Date) => {
       const key = db.apiKeys.get(id)
-      if (key && (key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000)) {
+      if (key && isUseDue(key, at)) {
         db.apiKeys.set(id, { ...key, last_used_at: at })
       }
     }

@@ -48,6 +48,10 @@ export const keyPrefix = (key: string): string => key.slice(0, 8)
 export const isUsable = (key: ApiKey, now: Date): boolean =>
   key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > now.getTime())
 
+/** Whether a use at `at` is recorded: `last_used_at` moves at most once a minute, so reads are not each a write. */
+export const isUseDue = (key: Pick<ApiKey, "last_used_at">, at: Date): boolean =>
+  key.last_used_at === null || key.last_used_at.getTime() < at.getTime() - 60_000
+
 /**
  * Whether a key may manage `target` (see, create, revoke it): every ability and project the target
  * grants is one the key has itself, and it expires no later. So a key can never hand out, or take away,
