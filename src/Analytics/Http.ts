@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { decodeQuery } from "../Http/FilterQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
@@ -18,7 +18,7 @@ import {
  * The analytics handlers. A database failure is a defect, as in the repositories (Database/Rows.ts): the
  * service reports it as one, so a handler fails only with the query's own errors (400, 422).
  */
-export const AnalyticsLive = HttpApiBuilder.group(Api, "analytics", (handlers) =>
+export const AnalyticsLive = ApiGroup.group(Api, "analytics", (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
 

@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { type ApiKey, generateKey, hashKey, keyPrefix, withinReach } from "../Domain/ApiKey.ts"
 import { NotFound, ValidationError } from "../Domain/Errors.ts"
@@ -15,7 +15,7 @@ const recordOf = ({ organization_id: _, ...key }: ApiKey): ApiKeyRecord => ({ ..
 
 const notGranted = "The key may not grant what it does not have itself."
 
-export const ApiKeysLive = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
+export const ApiKeysLive = ApiGroup.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeysRepo
     const projects = yield* ProjectsRepo

@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
 import { Api } from "../Api.ts"
 import { orDefect } from "../Database/Rows.ts"
@@ -21,7 +21,7 @@ import { BrandMentionsRepo } from "./Repo.ts"
 const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => new Map(rows.map((row) => [row.id, row] as const))
 const distinct = (ids: ReadonlyArray<number>) => [...new Set(ids)]
 
-export const BrandMentionsLive = HttpApiBuilder.group(Api, "brandMentions", (handlers) =>
+export const BrandMentionsLive = ApiGroup.group(Api, "brandMentions", (handlers) =>
   Effect.gen(function*() {
     const mentions = yield* BrandMentionsRepo
     const responses = yield* ResponsesRepo

@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { brandOf } from "../Domain/Brand.ts"
 import { ValidationError } from "../Domain/Errors.ts"
@@ -11,7 +11,7 @@ import { BrandsRepo } from "./Repo.ts"
 /** Brands a project may have: detection reads them all for every answer (docs/api.md, "Limits"). */
 export const MAX_BRANDS = 1000
 
-export const BrandsLive = HttpApiBuilder.group(Api, "brands", (handlers) =>
+export const BrandsLive = ApiGroup.group(Api, "brands", (handlers) =>
   Effect.gen(function*() {
     const brands = yield* BrandsRepo
     const segments = yield* SegmentsRepo

@@ -1,6 +1,7 @@
 import { type SqlClient, SqlError, SqlSchema, type Statement } from "@effect/sql"
 import { Cause, Effect, ParseResult, Schema } from "effect"
 import type { Page, Window } from "../Domain/Page.ts"
+import * as Compiled from "../Schema/Compiled.ts"
 
 /**
  * Rows as the repositories read them: decoded with the domain's schemas (through `SqlSchema`), and a
@@ -34,14 +35,16 @@ export const IdRow = Schema.Struct({ id: Schema.Int })
 
 /**
  * The decoder of an array of `Result`, made once per schema: a schema made anew is a parser compiled
- * anew, which per request showed in the CPU profile (docs/performance.md).
+ * anew, which per request showed in the CPU profile (docs/performance.md). Compiled to a plain function
+ * where the schema allows (Schema/Compiled.ts).
  */
 const rowsDecoders = new WeakMap<Schema.Schema<any, any>, (rows: unknown) => Effect.Effect<ReadonlyArray<any>, ParseResult.ParseError>>()
 
 const rowsDecoder = <A>(Result: Schema.Schema<A, any>): (rows: unknown) => Effect.Effect<ReadonlyArray<A>, ParseResult.ParseError> => {
   let decoder = rowsDecoders.get(Result)
   if (decoder === undefined) {
-    decoder = Schema.decodeUnknown(Schema.Array(Result))
+    // An Either is an Effect: decoding needs no fiber step of its own.
+    decoder = Compiled.decoder(Schema.Array(Result))
     rowsDecoders.set(Result, decoder)
   }
   return decoder
@@ -60,6 +63,12 @@ const decodeTotal = Schema.decodeUnknown(Count.fields.total)
  * tables and their conditions) in `orderBy`. One statement: the count rides along on every row of the
  * page (a window over the whole list); only a page past the end, which has no row to carry it, asks
  * for the count on its own.
+ *
+ * `computed` columns (subqueries per row: a prompt's tags) are computed for the page's rows only: the
+ * page is chosen first, in a subquery named `computed.alias` (the table's name, which their expressions
+ * refer to), and they are added around it. Computed beside the count, they would be computed for every
+ * row up to the page's end, and deeper pages would cost more. For one table (ProjectTable.ts): the
+ * alias is its plain name, and `orderBy` names columns of `columns`, which the outer query orders by again.
  */
 export const findPage = <A>(
   sql: SqlClient.SqlClient,
@@ -68,13 +77,17 @@ export const findPage = <A>(
     readonly columns: Statement.Fragment
     readonly from: Statement.Fragment
     readonly orderBy: Statement.Fragment
+    readonly computed?: { readonly alias: string; readonly columns: Statement.Fragment } | undefined
   },
   window: Window
 ): Effect.Effect<Page<A>> =>
   Effect.gen(function*() {
-    const raw = yield* sql`
+    const page = sql`
       SELECT ${query.columns}, count(*) OVER () AS total FROM ${query.from}
       ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`
+    const raw = yield* (query.computed === undefined ? page : sql`
+      SELECT ${sql(query.computed.alias)}.*, ${query.computed.columns} FROM (${page}) AS ${sql(query.computed.alias)}
+      ORDER BY ${query.orderBy}`)
     const [first] = raw
     if (first !== undefined) {
       // The rows' schemas are structs: the extra `total` column is left out of each decoded row.

@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { expand } from "../Domain/Ability.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
@@ -7,7 +7,7 @@ import { scopeOf } from "../Http/ProjectContext.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 
-export const MeLive = HttpApiBuilder.group(Api, "me", (handlers) =>
+export const MeLive = ApiGroup.group(Api, "me", (handlers) =>
   Effect.gen(function*() {
     const organizations = yield* OrganizationsRepo
     const projects = yield* ProjectsRepo

@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
 import { MonitorsRepo } from "./Repo.ts"
@@ -7,7 +7,7 @@ import { MonitorsRepo } from "./Repo.ts"
 /** The monitor of the path, in the active project, or `Monitor not found`. */
 export const monitorOfProject = (id: number) => Effect.flatMap(MonitorsRepo, (monitors) => projectResourceHandlers(monitors, "Monitor").find(id))
 
-export const MonitorsLive = HttpApiBuilder.group(Api, "monitors", (handlers) =>
+export const MonitorsLive = ApiGroup.group(Api, "monitors", (handlers) =>
   Effect.gen(function*() {
     const monitors = yield* MonitorsRepo
     const resource = projectResourceHandlers(monitors, "Monitor")

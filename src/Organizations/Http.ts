@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
 import { OrganizationsRepo } from "./Repo.ts"
 
-export const OrganizationsLive = HttpApiBuilder.group(Api, "organization", (handlers) =>
+export const OrganizationsLive = ApiGroup.group(Api, "organization", (handlers) =>
   Effect.gen(function*() {
     const organizations = yield* OrganizationsRepo
     const current = CurrentKey.pipe(

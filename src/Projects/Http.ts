@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
@@ -7,7 +7,7 @@ import { CurrentProject, scopeOf } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { ProjectsRepo } from "./Repo.ts"
 
-export const ProjectsLive = HttpApiBuilder.group(Api, "projects", (handlers) =>
+export const ProjectsLive = ApiGroup.group(Api, "projects", (handlers) =>
   Effect.gen(function*() {
     const projects = yield* ProjectsRepo
     return handlers
@@ -24,7 +24,7 @@ export const ProjectsLive = HttpApiBuilder.group(Api, "projects", (handlers) =>
         }))
   }))
 
-export const ProjectLive = HttpApiBuilder.group(Api, "project", (handlers) =>
+export const ProjectLive = ApiGroup.group(Api, "project", (handlers) =>
   Effect.gen(function*() {
     const projects = yield* ProjectsRepo
     return handlers

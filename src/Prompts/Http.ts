@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences, projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
@@ -8,7 +8,7 @@ import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { TagsRepo } from "../Tags/Repo.ts"
 import { PromptsRepo } from "./Repo.ts"
 
-export const PromptsLive = HttpApiBuilder.group(Api, "prompts", (handlers) =>
+export const PromptsLive = ApiGroup.group(Api, "prompts", (handlers) =>
   Effect.gen(function*() {
     const prompts = yield* PromptsRepo
     const monitors = yield* MonitorsRepo

@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
 import { Api } from "../Api.ts"
 import { orDefect } from "../Database/Rows.ts"
@@ -16,7 +16,7 @@ import { ResponsesRepo } from "./Repo.ts"
 /** A little clock skew is tolerated; an answer collected in the future is a client's bug. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000
 
-export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =>
+export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
   Effect.gen(function*() {
     const responses = yield* ResponsesRepo
     const prompts = yield* PromptsRepo
@@ -68,7 +68,8 @@ export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
-          const invalidPrompt = ValidationError.field("prompt_id", "The selected prompt id is invalid.")
+          // Made only when needed: an error captures a stack trace, a cost on every answer stored otherwise.
+          const invalidPrompt = Effect.suspend(() => ValidationError.field("prompt_id", "The selected prompt id is invalid."))
           const prompt = yield* prompts.find(project.id, payload.prompt_id)
           if (Option.isNone(prompt)) return yield* invalidPrompt
           // Gone in between only when the prompt (or its project) was just deleted.

@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
 import { SegmentsRepo } from "./Repo.ts"
 
-export const SegmentsLive = HttpApiBuilder.group(Api, "segments", (handlers) =>
+export const SegmentsLive = ApiGroup.group(Api, "segments", (handlers) =>
   Effect.gen(function*() {
     const segments = yield* SegmentsRepo
     const resource = projectResourceHandlers(segments, "Segment")

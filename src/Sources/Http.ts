@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { orNotFound } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
@@ -7,7 +7,7 @@ import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
 import { SourcesRepo } from "./Repo.ts"
 
-export const SourcesLive = HttpApiBuilder.group(Api, "sources", (handlers) =>
+export const SourcesLive = ApiGroup.group(Api, "sources", (handlers) =>
   Effect.gen(function*() {
     const sources = yield* SourcesRepo
     return handlers

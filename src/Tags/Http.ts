@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
@@ -8,7 +8,7 @@ import { TagsRepo } from "./Repo.ts"
 
 const nameTaken = () => Effect.fail(ValidationError.field("name", "The name has already been taken."))
 
-export const TagsLive = HttpApiBuilder.group(Api, "tags", (handlers) =>
+export const TagsLive = ApiGroup.group(Api, "tags", (handlers) =>
   Effect.gen(function*() {
     const tags = yield* TagsRepo
     const resource = projectResourceHandlers(tags, "Tag")

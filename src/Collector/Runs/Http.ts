@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
+import * as ApiGroup from "../../Http/ApiGroup.ts"
 import { Api } from "../../Api.ts"
 import { paginated } from "../../Http/Responses.ts"
 import { monitorOfProject } from "../../Monitors/Http.ts"
 import { MonitorsRepo } from "../../Monitors/Repo.ts"
 import { RunsRepo } from "./Repo.ts"
 
-export const RunsLive = HttpApiBuilder.group(Api, "runs", (handlers) =>
+export const RunsLive = ApiGroup.group(Api, "runs", (handlers) =>
   Effect.gen(function*() {
     const runs = yield* RunsRepo
     const monitors = yield* MonitorsRepo
