@@ -36,9 +36,21 @@ export const jsonLogger = Logger.make<unknown, string>((options) => {
   })
 })
 
+/**
+ * Each line written to stdout as `console.log` writes it, without its formatting step (a share of
+ * every request's CPU). As with `console.log`, a line that cannot be written (stdout closed) is
+ * dropped rather than crashing the process.
+ */
+const toStdout = <M>(self: Logger.Logger<M, string>) => {
+  process.stdout.on("error", () => {})
+  return Logger.make<M, void>((options) => {
+    process.stdout.write(`${self.log(options)}\n`)
+  })
+}
+
 /** Structured logs: one JSON object per line on stdout, at `LOG_LEVEL` and above. */
 export const LoggingLive = Layer.unwrapEffect(Effect.map(Settings, (settings) =>
-  Layer.merge(Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(jsonLogger)), Logger.minimumLogLevel(settings.logLevel))
+  Layer.merge(Logger.replace(Logger.defaultLogger, toStdout(jsonLogger)), Logger.minimumLogLevel(settings.logLevel))
 ))
 
 /**

@@ -12,7 +12,7 @@ import {
   ValidationError
 } from "../Domain/Errors.ts"
 import { BodyTooDeep, MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./RequestBody.ts"
-import { RequestId } from "./RequestId.ts"
+import { currentRequestId } from "./RequestId.ts"
 
 /**
  * What the declared errors of the API leave: the platform's own failures and the 5xx.
@@ -83,7 +83,7 @@ const isMalformedJson = (defect: unknown): boolean =>
 
 const serverFailure = (status: 500 | 503, cause: Cause.Cause<unknown>) =>
   Effect.gen(function*() {
-    const requestId = yield* RequestId
+    const requestId = yield* currentRequestId
     yield* Effect.logError(status === 503 ? "database unavailable" : "request failed", cause)
     return json(status, { message: status === 503 ? "Service Unavailable" : "Server Error", request_id: requestId })
   })

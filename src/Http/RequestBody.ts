@@ -124,22 +124,23 @@ const guarded = (request: HttpServerRequest.HttpServerRequest): HttpServerReques
   const json = isJson(request.headers["content-type"])
   const read: Effect.Effect<string, PayloadTooLarge | MalformedBody | UnsupportedMediaType> = json
     ? readBounded(NodeHttpServerRequest.toIncomingMessage(request), MAX_BODY_BYTES)
-    : Effect.fail(new UnsupportedMediaType())
+    : Effect.failSync(() => new UnsupportedMediaType())
   const text = Effect.runSync(Effect.cached(read))
   const parsed = Effect.flatMap(text, (body): Effect.Effect<unknown, BodyTooDeep | MalformedBody> => {
     if (body === "") return Effect.succeed(null)
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return Effect.fail(new BodyTooDeep({ maxDepth: MAX_JSON_DEPTH }))
     return Effect.try({ try: () => JSON.parse(body) as unknown, catch: () => new MalformedBody() })
   })
-  const unsupported = Effect.fail(new UnsupportedMediaType())
+  // Errors are made when used: each captures a stack trace, and most requests never use them.
+  const unsupported = Effect.failSync(() => new UnsupportedMediaType())
   const overrides: Record<PropertyKey, unknown> = {
     text,
     json: parsed,
     arrayBuffer: unsupported,
     urlParamsBody: unsupported,
     multipart: unsupported,
-    multipartStream: Stream.fail(new UnsupportedMediaType()),
-    stream: Stream.fail(new UnsupportedMediaType()),
+    multipartStream: Stream.failSync(() => new UnsupportedMediaType()),
+    stream: Stream.failSync(() => new UnsupportedMediaType()),
     modify: (options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) => guarded(request.modify(options))
   }
   return new Proxy(request, {

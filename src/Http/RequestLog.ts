@@ -1,7 +1,7 @@
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, FiberRef, HashMap } from "effect"
 import { randomUUID } from "node:crypto"
-import { RequestId } from "./RequestId.ts"
+import { REQUEST_ID } from "./RequestId.ts"
 
 /** A client's own request id is kept when it is a plain token; anything else is replaced. */
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -21,19 +21,27 @@ export const requestLog = HttpMiddleware.make((app) =>
       Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
     )
     const path = request.url.split("?")[0]
-    yield* Effect.annotateCurrentSpan("request_id", requestId)
-    return yield* app.pipe(
+    // The request has a fiber of its own: its log annotations are set for the rest of it, with no
+    // scope to restore them from (`Effect.annotateLogs` would cost a scope on every request).
+    yield* annotate({ [REQUEST_ID]: requestId })
+    const logged = app.pipe(
       Effect.onExit((exit) =>
-        Effect.logInfo("request").pipe(Effect.annotateLogs({
+        annotate({
           method: request.method,
           path,
           status: exit._tag === "Success" ? exit.value.status : 499,
           duration_ms: Date.now() - started
-        }))
-      ),
-      Effect.provideService(RequestId, requestId),
-      Effect.annotateLogs("request_id", requestId),
-      Effect.annotateSpans("request_id", requestId)
+        }).pipe(Effect.zipRight(Effect.logInfo("request")))
+      )
     )
+    // Spans are annotated only when they are made (Observability/Tracing.ts).
+    if (!(yield* FiberRef.get(FiberRef.currentTracerEnabled))) return yield* logged
+    yield* Effect.annotateCurrentSpan(REQUEST_ID, requestId)
+    return yield* Effect.annotateSpans(logged, REQUEST_ID, requestId)
   })
 )
+
+/** Adds annotations to every log line of the current fiber from now on. */
+const annotate = (values: Record<string, unknown>) =>
+  FiberRef.update(FiberRef.currentLogAnnotations, (annotations) =>
+    Object.entries(values).reduce((all, [key, value]) => HashMap.set(all, key, value), annotations))

@@ -31,7 +31,12 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
     RequestQuota,
     Effect.gen(function*() {
       const limiter = yield* RateLimiter.RateLimiter
-      const { rateLimitPerMinute } = yield* Settings
+      const { rateLimitPerMinute, redisUrl } = yield* Settings
+      // Only Redis can keep a request waiting: the memory store answers at once, and a timeout would race
+      // every request against a timer fiber for nothing.
+      const bounded = Option.isSome(redisUrl)
+        ? Effect.timeoutFail({ duration: STORE_TIMEOUT, onTimeout: () => new StoreUnavailable() })
+        : <A, E, R>(effect: Effect.Effect<A, E, R>) => effect
       const unlimited: Quota = { limit: rateLimitPerMinute, remaining: rateLimitPerMinute }
       // Until when the store is not asked, after it failed.
       let pausedUntil = 0
@@ -47,7 +52,7 @@ export class RequestQuota extends Context.Tag("RequestQuota")<RequestQuota, {
               onExceeded: "fail"
             }).pipe(
               Effect.map((result): Quota => ({ limit: result.limit, remaining: Math.max(result.remaining, 0) })),
-              Effect.timeoutFail({ duration: STORE_TIMEOUT, onTimeout: () => new StoreUnavailable() }),
+              bounded,
               Effect.catchAll((error) => {
                 if (error._tag === "RateLimiterError" && error.reason === "Exceeded") {
                   return Effect.fail(

@@ -20,6 +20,8 @@ import type { makeKnownRoutes } from "../Http/KnownRoutes.ts"
  * Each server has its own registry, so two servers in one process (the tests) never share counts.
  */
 export class Metrics extends Context.Tag("Metrics")<Metrics, {
+  /** Whether the metrics are served (`METRICS=on`): requests are measured only then. */
+  readonly served: boolean
   readonly registry: Prometheus.Registry
   readonly request: (labels: { readonly route: string; readonly method: string; readonly status: number }, seconds: number) => void
   readonly platformFailure: (labels: { readonly platform: string; readonly kind: string }) => void
@@ -27,8 +29,10 @@ export class Metrics extends Context.Tag("Metrics")<Metrics, {
   static readonly layer = Layer.effect(
     Metrics,
     Effect.gen(function*() {
+      const { metrics: served } = yield* Settings
       const registry = new Prometheus.Registry()
-      Prometheus.collectDefaultMetrics({ register: registry, prefix: "bvm_" })
+      // Node's own metrics sample the event loop all the time: only when someone can read them.
+      if (served) Prometheus.collectDefaultMetrics({ register: registry, prefix: "bvm_" })
       const requests = new Prometheus.Counter({
         name: "bvm_http_requests_total",
         help: "HTTP requests answered, by route, method and status.",
@@ -60,6 +64,7 @@ export class Metrics extends Context.Tag("Metrics")<Metrics, {
         }
       })
       return Metrics.of({
+        served,
         registry,
         request: (labels, seconds) => {
           const values = { ...labels, status: String(labels.status) }
@@ -95,15 +100,15 @@ const queueDepth = Effect.gen(function*() {
 const otherRoutes = new Set(["/health", "/ready", "/metrics", "/docs", "/api/v1/openapi.json"])
 
 /**
- * Records every request's route, method, status and duration, when the server has `Metrics`. The
- * route is the declared path of the API (`/api/v1/tags/:tag`), the path of the few other routes, or
- * one label for all the rest (`dashboard`, `unmatched` under /api/), so the series stay few.
+ * Records every request's route, method, status and duration, when the server has `Metrics` and serves
+ * them. The route is the declared path of the API (`/api/v1/tags/:tag`), the path of the few other
+ * routes, or one label for all the rest (`dashboard`, `unmatched` under /api/), so the series stay few.
  */
 export const measured = (known: ReturnType<typeof makeKnownRoutes>) =>
   HttpMiddleware.make((app) =>
     Effect.gen(function*() {
       const metrics = yield* Effect.serviceOption(Metrics)
-      if (Option.isNone(metrics)) return yield* app
+      if (Option.isNone(metrics) || !metrics.value.served) return yield* app
       const request = yield* HttpServerRequest.HttpServerRequest
       const path = request.url.split("?")[0]!
       const route = known.declaredPath(path) ?? (otherRoutes.has(path) ? path : path.startsWith("/api/") ? "unmatched" : "dashboard")

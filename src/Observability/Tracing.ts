@@ -1,4 +1,5 @@
-import { Config, Effect, Layer, Option } from "effect"
+import { HttpMiddleware } from "@effect/platform"
+import { Config, Effect, FiberRef, Layer, Option } from "effect"
 
 /**
  * Traces (docs/operations.md): every request is a span (the HTTP server's), each
@@ -15,6 +16,10 @@ import { Config, Effect, Layer, Option } from "effect"
 /** No stack trace on these spans: their name says where they are, and capturing one costs every call. */
 const SPAN = { captureStackTrace: false } as const
 
+/** `effect` in a span named `name` while the tracer is on; as it is otherwise, without even an empty span. */
+const spanned = <A, E, R>(effect: Effect.Effect<A, E, R>, name: string): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) => fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(effect, name, SPAN) : effect)
+
 /**
  * The service with a span around every call of each of its functions (`<name>.<function>`): the
  * repositories and services of the HTTP layer, without a line in each of them.
@@ -23,9 +28,9 @@ export const traced = <S extends object>(name: string, service: S): S => {
   const wrapped: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(service)) {
     wrapped[key] = typeof value === "function"
-      ? (...args: ReadonlyArray<unknown>) => Effect.withSpan(value(...args) as Effect.Effect<unknown>, `${name}.${key}`, SPAN)
+      ? (...args: ReadonlyArray<unknown>) => spanned(value(...args) as Effect.Effect<unknown>, `${name}.${key}`)
       : Effect.isEffect(value)
-      ? Effect.withSpan(value, `${name}.${key}`, SPAN)
+      ? spanned(value, `${name}.${key}`)
       : value
   }
   return wrapped as S
@@ -44,11 +49,15 @@ const exportUrl = Effect.gen(function*() {
 
 /**
  * The tracer of a process: spans exported over OTLP when configured; otherwise none are made at all,
- * since nothing would read them (a span costs an allocation and a stack trace on every call).
+ * since nothing would read them (a span costs allocations on every call): Effect's spans are empty
+ * ones, and the HTTP server skips its span per request (the URL parsed, the headers redacted, the
+ * span's attributes) altogether.
  */
 export const layer = Layer.unwrapEffect(Effect.gen(function*() {
   const url = yield* exportUrl
-  if (Option.isNone(url)) return Layer.setTracerEnabled(false)
+  if (Option.isNone(url)) {
+    return Layer.merge(Layer.setTracerEnabled(false), Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true))
+  }
   const serviceName = yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("brand-visibility-monitor"))
   // Loaded only when used: the OpenTelemetry SDK weighs some 40 MB in a process that never exports.
   const [NodeSdk, { OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>

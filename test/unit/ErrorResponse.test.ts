@@ -4,7 +4,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Logger, LogLevel } from "effect"
 import { Forbidden, NotFound, TooManyRequests, Unauthenticated, ValidationError } from "../../src/Domain/Errors.ts"
 import { errorResponse, fieldErrors } from "../../src/Http/ErrorResponse.ts"
-import { RequestId } from "../../src/Http/RequestId.ts"
 
 /** The response for a failure, as status, headers and parsed body. */
 const respond = (cause: Cause.Cause<unknown>) =>
@@ -13,7 +12,7 @@ const respond = (cause: Cause.Cause<unknown>) =>
       const body = response.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(response.body.body)) : undefined
       return { status: response.status, headers: response.headers, body }
     }),
-    Effect.provideService(RequestId, "req-123"),
+    Effect.annotateLogs("request_id", "req-123"),
     Logger.withMinimumLogLevel(LogLevel.None)
   )
 

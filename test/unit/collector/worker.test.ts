@@ -5,6 +5,7 @@ import * as Jobs from "../../../src/Collector/Jobs.ts"
 import { type Answer, type PlatformClient, PlatformFailure, Platforms, type Question } from "../../../src/Collector/Platform.ts"
 import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
 import * as Worker from "../../../src/Collector/Worker.ts"
+import { Settings } from "../../../src/Config.ts"
 import { Metrics } from "../../../src/Observability/Metrics.ts"
 import type { Platform } from "../../../src/Domain/Platform.ts"
 import type { RunTrigger } from "../../../src/Domain/Run.ts"
@@ -143,7 +144,7 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       yield* worker.drain
       const text = yield* Effect.promise(() => metrics.registry.metrics())
       expect(text).toMatch(/^bvm_platform_failures_total\{platform="perplexity",kind="rejected"\} 2$/m)
-    }).pipe(Effect.provide(Metrics.layer)))
+    }).pipe(Effect.provide(Metrics.layer.pipe(Layer.provide(Settings.layerWith({ metrics: true }))))))
 
   it.effect("retries a failure that may pass after its backoff, and fails it for good after the last attempt", () =>
     Effect.gen(function*() {
