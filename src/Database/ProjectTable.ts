@@ -62,9 +62,16 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
     const sql = yield* SqlClient.SqlClient
     const table = sql(options.table)
     const computed = options.computed ?? {}
-    const columns = sql.literal(
-      columnsOf(options.row).map((field) => (computed[field] === undefined ? field : `${computed[field]} AS ${field}`)).join(", ")
-    )
+    const fields = columnsOf(options.row)
+    const isStored = (field: string) => computed[field] === undefined
+    const selected = (field: string) => (isStored(field) ? field : `${computed[field]} AS ${field}`)
+    const columns = sql.literal(fields.map(selected).join(", "))
+    // A page's rows are chosen by their stored columns; the computed ones are added to its rows only (Rows.ts).
+    const stored = sql.literal(fields.filter(isStored).join(", "))
+    const computedOnly = fields.every(isStored) ? undefined : {
+      alias: options.table,
+      columns: sql.literal(fields.filter((field) => !isStored(field)).map(selected).join(", "))
+    }
     const Row = options.decode ?? rowOf(options.row)
 
     const ofProject = ({ filter, projectId }: typeof InProject.Type) =>
@@ -118,7 +125,8 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
       list: (projectId, window, filter = {}) =>
         findPage(sql, {
           Result: Row,
-          columns,
+          columns: computedOnly === undefined ? columns : stored,
+          computed: computedOnly,
           from: sql`${table} WHERE ${ofProject({ projectId, filter: changesOf(filter) as typeof Filter.Type })}`,
           orderBy: sql`id`
         }, window),

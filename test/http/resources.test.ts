@@ -678,6 +678,11 @@ describe.each(backends)("resources (%s)", (backend) => {
       const page2 = await list({ per_page: "2", page: "2" })
       expect(ids(page2.data)).toEqual([created[2].id, created[3].id])
       expect(page2.data.map((prompt) => prompt.tags)).toEqual([want[2], want[3]])
+      // The tags are computed for the page's rows only (Rows.ts, findPage); the count still covers every row.
+      expect(page2.meta.total).toBe(5)
+      const last = await list({ per_page: "2", page: "3" })
+      expect(last.data.map((prompt) => prompt.tags)).toEqual([want[4]])
+      expect(last.meta).toMatchObject({ total: 5, from: 5, to: 5 })
     })
   })
 
