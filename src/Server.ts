@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
@@ -11,6 +11,7 @@ import * as Collector from "./Collector/Collector.ts"
 import { RunsLive } from "./Collector/Runs/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
+import * as Docs from "./Http/Docs.ts"
 import * as Migrations from "./Database/Migrations.ts"
 import * as Authorize from "./Http/Authorize.ts"
 import { errorResponse } from "./Http/ErrorResponse.ts"
@@ -49,7 +50,7 @@ const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, Pro
  */
 export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
-  HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
+  Docs.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
   // The input limits (body size and type, nesting, path) first; a known path asked with another method is a 405.
   HttpApiBuilder.middleware((app) =>
     Effect.catchAllCause(guardInput(app), (cause) =>
