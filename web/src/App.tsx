@@ -94,6 +94,9 @@ export const App = () => {
   if (state.phase === "signed-out" || session === null) {
     return <SignIn message={state.phase === "signed-out" ? state.message : undefined} onSignedIn={signIn} />
   }
+  // Signed in on /sign-in, the effect above is about to go where the user was going: the frame is
+  // drawn there first, so that page counts as the first one (focus at the top, as after a page load).
+  if (location.path === "/sign-in") return null
   const route = pageOf(location.path)
   return (
     <SessionContext.Provider value={session}>
