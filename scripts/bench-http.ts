@@ -10,8 +10,8 @@
  * (scripts/bench/http/baseline.ts), each a child process of its own. Before measuring, it checks that
  * both give the same answers. Then, scenario by scenario, it loads one and then the other with
  * autocannon, in rounds whose order alternates, so that both see the same machine; after each
- * scenario it reads both processes' memory, and again once both have been idle for 30 s. After the POST scenario, every analytics rollup of the
- * project is compared with a recount from the raw rows.
+ * scenario it reads both processes' memory, and again once both have been idle for 30 s. After the
+ * POST scenario, every analytics rollup of the project is compared with a recount from the raw rows.
  *
  * Then, unless --no-profile, where a request's time goes: both servers once more, behind a proxy that
  * counts the statements and round trips each request sends to PostgreSQL, and the service (then the

@@ -301,35 +301,38 @@ const measure = async (server: BenchServer, key: string, projectId: number, scen
     return performance.now() - started
   }
 
-  const warmupStarted = performance.now()
-  for (let i = 0; i < WARMUP; i++) {
-    await api()
-    await direct()
-    if (performance.now() - warmupStarted > WARMUP_BUDGET_MS) break
-  }
-  const apiSamples: Array<number> = []
-  const sqlSamples: Array<number> = []
-  const started = performance.now()
-  for (let i = 0; i < REQUESTS; i++) {
-    // Alternate which side goes first, so neither always finds the other's pages freshly cached.
-    if (i % 2 === 0) {
-      apiSamples.push(await api())
-      sqlSamples.push(await direct())
-    } else {
-      sqlSamples.push(await direct())
-      apiSamples.push(await api())
+  try {
+    const warmupStarted = performance.now()
+    for (let i = 0; i < WARMUP; i++) {
+      await api()
+      await direct()
+      if (performance.now() - warmupStarted > WARMUP_BUDGET_MS) break
     }
-    if (BUDGET_MS > 0 && apiSamples.length >= MIN_SAMPLES && performance.now() - started > BUDGET_MS) break
+    const apiSamples: Array<number> = []
+    const sqlSamples: Array<number> = []
+    const started = performance.now()
+    for (let i = 0; i < REQUESTS; i++) {
+      // Alternate which side goes first, so neither always finds the other's pages freshly cached.
+      if (i % 2 === 0) {
+        apiSamples.push(await api())
+        sqlSamples.push(await direct())
+      } else {
+        sqlSamples.push(await direct())
+        apiSamples.push(await api())
+      }
+      if (BUDGET_MS > 0 && apiSamples.length >= MIN_SAMPLES && performance.now() - started > BUDGET_MS) break
+    }
+    return { scenario, api: summarize(apiSamples), sql: summarize(sqlSamples) }
+  } finally {
+    agent.destroy()
   }
-  agent.destroy()
-  return { scenario, api: summarize(apiSamples), sql: summarize(sqlSamples) }
 }
 
 // ---------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------
 
-/** Whether a result meets its group's p95 target (only 90-day analytics scenarios have one). */
+/** Whether a result meets the p95 target (only 90-day analytics scenarios have one). */
 const fast = ({ api, scenario }: Result): boolean | undefined =>
   !isAnalytics(scenario) ? undefined : api.p95 < TARGET_P95_MS
 
