@@ -126,6 +126,43 @@ describe("compiled schemas, case by case", () => {
     expectSameOutcome(decode(value), Schema.decodeUnknownEither(Row)(value))
   })
 
+  it("encodes and decodes dates as Schema does: any instant, invalid dates, text that is no date, the same instant again", () => {
+    const schemas = [Timestamp, Schema.DateFromString, Schema.DateFromSelf] as const
+    FastCheck.assert(
+      FastCheck.property(FastCheck.date({ noInvalidDate: false }), FastCheck.string(), (date, text) => {
+        for (const schema of schemas) {
+          const s = schema as Schema.Schema<unknown, unknown, never>
+          // Twice: the second encoding of an instant is the remembered text.
+          for (let i = 0; i < 2; i++) expectSameOutcome(Compiled.encoder(s)(new Date(date.getTime())), Schema.encodeUnknownEither(s)(date))
+          for (const input of [date.toString(), text, date]) expectSameOutcome(Compiled.decoder(s)(input), Schema.decodeUnknownEither(s)(input))
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("reads a struct of required fields only as Schema does: order, excess fields, a missing or wrong one", () => {
+    const Point = Schema.Struct({ at: Timestamp, value: Schema.NullOr(Schema.Number), count: Schema.Int, "odd name\"": Schema.String })
+    const point = { count: 2, "odd name\"": "x", value: null, at: new Date(0), extra: 1 }
+    for (const value of [point, { ...point, count: 1.5 }, { at: point.at, value: 1 }, { ...point, value: "1" }, "point"]) {
+      expectSameOutcome(Compiled.encoder(Point)(value as never), Schema.encodeUnknownEither(Point)(value))
+    }
+    expect(JSON.stringify(Either.getOrThrow(Compiled.encoder(Point)(point)))).toBe(
+      "{\"at\":\"1970-01-01T00:00:00.000Z\",\"value\":null,\"count\":2,\"odd name\\\"\":\"x\"}"
+    )
+  })
+
+  it("writes the right text for every instant, however many were written before", () => {
+    const encode = Compiled.encoder(Timestamp)
+    // More instants than the texts it remembers, twice over, each checked against toISOString.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 5000; i++) {
+        const date = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000 + round)
+        expect(Either.getOrThrow(encode(date))).toBe(date.toISOString())
+      }
+    }
+  })
+
   it("tries a union's members in their declared order", () => {
     const Either_ = Schema.Union(Schema.NumberFromString, Schema.String)
     for (const input of ["12", "x"]) expectSameOutcome(Compiled.decoder(Either_)(input), Schema.decodeUnknownEither(Either_)(input))
