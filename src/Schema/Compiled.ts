@@ -1,4 +1,4 @@
-import { Either, Option, type ParseResult, Schema, SchemaAST as AST } from "effect"
+import { Either, Option, type ParseResult, Predicate, Schema, SchemaAST as AST } from "effect"
 
 /**
  * Schemas compiled to plain functions, for the values the service handles on every request: the rows
@@ -80,8 +80,6 @@ const isLiteralOn = (ast: AST.AST, direction: Direction) =>
 
 const PARSE_OPTIONS: AST.ParseOptions = {}
 
-const isDate = (input: unknown): input is Date => input instanceof Date
-
 /** `DateFromString` decoding: any string, to the Date it makes (an invalid one included, as Schema's does). */
 const decodeDateString: Compiled = (input) => typeof input === "string" ? new Date(input) : REJECTED
 
@@ -95,7 +93,7 @@ const ISO_TEXTS_MAX = 4096
 
 /** `DateFromString` encoding: `toISOString`, and "Invalid Date" for an invalid Date (effect's `formatDate`). */
 const encodeDateString: Compiled = (input) => {
-  if (!isDate(input)) return REJECTED
+  if (!Predicate.isDate(input)) return REJECTED
   const time = input.getTime()
   if (Number.isNaN(time)) return "Invalid Date"
   let text = isoTexts.get(time)
@@ -125,7 +123,7 @@ const make = (ast: AST.AST, direction: Direction): Compiled | null => {
   if (Option.isSome(AST.getParseOptionsAnnotation(ast)) || Option.isSome(AST.getDecodingFallbackAnnotation(ast))) return null
   // Dates, in most rows and answers (a day series has hundreds): Schema's own date declaration and
   // transformation, recognised as themselves and done without the general calls (an Either each).
-  if (ast === Schema.DateFromSelf.ast) return check(isDate)
+  if (ast === Schema.DateFromSelf.ast) return check(Predicate.isDate)
   if (ast === Schema.DateFromString.ast) return direction === "decode" ? decodeDateString : encodeDateString
   switch (ast._tag) {
     case "StringKeyword":
