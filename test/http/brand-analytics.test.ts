@@ -195,6 +195,19 @@ describe.each(backends)("brand analytics (%s)", (backend) => {
     await invalid("brands", { start_date: ["The start date field is required."], end_date: ["The end date field is required."] })
   })
 
+  it("refuses another project's ids when they are the query's only fault", async () => {
+    await invalid(`brands?${W()}&brands[]=${ids.brands[0]}&brands[]=${other.brands[0]}`, { "brands.1": ["The selected brands.1 is invalid."] })
+    await invalid(`brands/time-series?${W()}&interval=week&segments[]=${other.segments[0]}&tags[]=${ids.tags[0]}`, {
+      "segments.0": ["The selected segments.0 is invalid."]
+    })
+    await invalid(`prompts?${W()}&tags[]=${other.tags[0]}&monitors[]=${other.monitors[0]}`, {
+      "monitors.0": ["The selected monitors.0 is invalid."],
+      "tags.0": ["The selected tags.0 is invalid."]
+    })
+    // The same ids of this project: the answers.
+    expect((await ok(`prompts?${W()}&tags[]=${ids.tags[0]}`)).meta.total).toBe(1)
+  })
+
   it("answers the time series with dense buckets, each point with its counts", async () => {
     const body = await ok(`brands/time-series?${W()}&interval=day&metric=share_of_voice`)
     expect(Object.keys(body.data)).toEqual(["interval", "metric", "series"])
