@@ -7,7 +7,7 @@ import { Either, Option, type ParseResult, Predicate, Schema, SchemaAST as AST }
  * in encoding and decoding than in anything else of the request (docs/performance.md).
  *
  * A compiled function does what Schema's parser does on the schemas it knows (structs of named
- * fields, arrays and tuples, unions without tagged members, literals, primitive keywords,
+ * fields, arrays and tuples, unions (tried in Schema's order), literals, primitive keywords,
  * refinements, transformations whose functions answer at once, declarations without type
  * parameters), in the same order and with the same result, and nothing else: on a schema with any
  * other part (or parse options and fallbacks of its own) it is not made, and on a value it cannot
@@ -51,32 +51,83 @@ const settled = (result: unknown): unknown =>
   Either.isEither(result) ? (Either.isRight(result) ? result.right : REJECTED) : UNDECIDED
 
 /**
- * Whether Schema would index a union member by a literal field (`getLiterals` in effect's ParseResult):
- * a struct or tuple with a required field whose type, on the side being read, is a literal.
+ * The literal fields Schema indexes a union member by (`getLiterals` in effect's ParseResult): its
+ * required fields (or tuple elements) whose type, on the side being read, is a literal.
  */
-const isTagged = (ast: AST.AST, direction: Direction): boolean => {
+const literalsOf = (ast: AST.AST, direction: Direction): ReadonlyArray<readonly [PropertyKey, AST.Literal]> => {
   switch (ast._tag) {
     case "Declaration": {
       const surrogate = AST.getSurrogateAnnotation(ast)
-      return Option.isSome(surrogate) && isTagged(surrogate.value, direction)
+      return Option.isSome(surrogate) ? literalsOf(surrogate.value, direction) : []
     }
     case "TypeLiteral":
-      return ast.propertySignatures.some((field) => !field.isOptional && isLiteralOn(field.type, direction))
+      return ast.propertySignatures.flatMap((field) => {
+        const type = sideOf(field.type, direction)
+        return AST.isLiteral(type) && !field.isOptional ? [[field.name, type] as const] : []
+      })
     case "TupleType":
-      return ast.elements.some((element) => !element.isOptional && isLiteralOn(element.type, direction))
+      return ast.elements.flatMap((element, index) => {
+        const type = sideOf(element.type, direction)
+        return AST.isLiteral(type) && !element.isOptional ? [[index, type] as const] : []
+      })
     case "Refinement":
-      return isTagged(ast.from, direction)
+      return literalsOf(ast.from, direction)
     case "Suspend":
-      return isTagged(ast.f(), direction)
+      return literalsOf(ast.f(), direction)
     case "Transformation":
-      return isTagged(direction === "decode" ? ast.from : ast.to, direction)
+      return literalsOf(direction === "decode" ? ast.from : ast.to, direction)
     default:
-      return false
+      return []
   }
 }
 
-const isLiteralOn = (ast: AST.AST, direction: Direction) =>
-  AST.isLiteral(direction === "decode" ? AST.encodedAST(ast) : AST.typeAST(ast))
+const sideOf = (ast: AST.AST, direction: Direction) => direction === "decode" ? AST.encodedAST(ast) : AST.typeAST(ast)
+
+const hasOwn = (object: object, key: PropertyKey) => Object.prototype.hasOwnProperty.call(object, key)
+
+/**
+ * A union's members in the order Schema tries them on an input (`getSearchTree` and the union's parser
+ * in effect's ParseResult): for each literal field in turn, the members whose literal the input holds
+ * there (compared as text, as Schema does), then the members with no literal field, in declared order;
+ * a member with several literal fields is filed under the first whose literal no member before it had.
+ * Null when a literal field or its text is `__proto__`, which Schema's plain objects mishandle.
+ */
+const candidatesOf = <M>(
+  members: ReadonlyArray<readonly [AST.AST, M]>,
+  direction: Direction
+): ((input: unknown) => ReadonlyArray<M>) | null => {
+  const keys: Record<PropertyKey, Record<string, Array<M>>> = {}
+  const otherwise: Array<M> = []
+  for (const [ast, member] of members) {
+    const tags = literalsOf(ast, direction)
+    if (tags.length === 0) otherwise.push(member)
+    for (let j = 0; j < tags.length; j++) {
+      const [key, literal] = tags[j]!
+      const text = String(literal.literal)
+      if (key === "__proto__" || text === "__proto__") return null
+      const buckets = (keys[key] ??= {})
+      if (!hasOwn(buckets, text)) {
+        buckets[text] = [member]
+        break
+      }
+      if (j === tags.length - 1) buckets[text]!.push(member)
+    }
+  }
+  const names = Reflect.ownKeys(keys)
+  if (names.length === 0) return () => otherwise
+  return (input) => {
+    // Schema reads the literal fields of records and arrays only (its `isRecordOrArray`).
+    if (typeof input !== "object" || input === null) return otherwise
+    const found: Array<M> = []
+    for (const name of names) {
+      if (!hasOwn(input, name)) continue
+      const text = String((input as Record<PropertyKey, unknown>)[name])
+      const buckets = keys[name]!
+      if (hasOwn(buckets, text)) found.push(...buckets[text]!)
+    }
+    return found.length === 0 ? otherwise : otherwise.length === 0 ? found : found.concat(otherwise)
+  }
+}
 
 const PARSE_OPTIONS: AST.ParseOptions = {}
 
@@ -236,14 +287,16 @@ const make = (ast: AST.AST, direction: Direction): Compiled | null => {
       }
     }
     case "Union": {
-      // Schema tries the members with a literal field (a tag) first, by the value of that field, then the
-      // others in their declared order: only unions without such members are compiled, tried in order.
-      if (ast.types.some((member) => isTagged(member, direction))) return null
-      const members = ast.types.map((member) => compile(member, direction))
-      if (members.some((member) => member === null)) return null
-      const tried = members as Array<Compiled>
+      const members: Array<readonly [AST.AST, Compiled]> = []
+      for (const member of ast.types) {
+        const compiled = compile(member, direction)
+        if (compiled === null) return null
+        members.push([member, compiled])
+      }
+      const candidates = candidatesOf(members, direction)
+      if (candidates === null) return null
       return (input) => {
-        for (const member of tried) {
+        for (const member of candidates(input)) {
           const value = member(input)
           // A member that cannot tell: Schema might take it, so Schema decides.
           if (value !== REJECTED) return value

@@ -168,21 +168,103 @@ describe("compiled schemas, case by case", () => {
     for (const input of ["12", "x"]) expectSameOutcome(Compiled.decoder(Either_)(input), Schema.decodeUnknownEither(Either_)(input))
   })
 
-  it("leaves to Schema what it does not know: unions of tagged structs, records, classes, empty structs, own options", () => {
+  it("leaves to Schema what it does not know: records, classes, empty structs, own options", () => {
     class Thing extends Schema.Class<Thing>("Thing")({ id: Schema.Number }) {}
-    const tagged = Schema.Union(Schema.Struct({ kind: Schema.Literal("a") }), Schema.Struct({ kind: Schema.Literal("b") }))
     const preserving = Schema.Struct({ a: Schema.String }).annotations({ parseOptions: { onExcessProperty: "preserve" } })
     const withFallback = Schema.NumberFromString.annotations({ decodingFallback: () => Either.right(0) })
+    const protoTagged = Schema.Union(Schema.Struct({ kind: Schema.Literal("__proto__") }), Schema.Struct({ kind: Schema.Literal("b") }))
     for (
-      const schema of [tagged, Schema.Record({ key: Schema.String, value: Schema.Number }), Thing, Schema.Struct({}), preserving, withFallback]
+      const schema of [Schema.Record({ key: Schema.String, value: Schema.Number }), Thing, Schema.Struct({}), preserving, withFallback, protoTagged]
     ) {
       expect(Compiled.isCompiled(schema as Schema.Schema.Any, "encode") && Compiled.isCompiled(schema as Schema.Schema.Any, "decode")).toBe(false)
     }
-    const value = { kind: "b" as const }
-    expectSameOutcome(Compiled.encoder(tagged)(value), Schema.encodeUnknownEither(tagged)(value))
     const excess = { a: "x", b: 1 }
     expectSameOutcome(Compiled.decoder(preserving)(excess), Schema.decodeUnknownEither(preserving)(excess))
     expectSameOutcome(Compiled.decoder(Schema.Union(withFallback, Schema.String))("abc"), Schema.decodeUnknownEither(Schema.Union(withFallback, Schema.String))("abc"))
+    expectSameOutcome(Compiled.decoder(protoTagged)({ kind: "b" }), Schema.decodeUnknownEither(protoTagged)({ kind: "b" }))
+  })
+
+  describe("unions with literal fields, tried in Schema's order", () => {
+    const Point = Schema.Struct({ kind: Schema.Literal("point"), id: Schema.Int, bucket: Schema.String, n: Schema.Int })
+    const unions = {
+      // Rows of several kinds in one statement (the brand series).
+      "tagged by one field": Schema.Union(
+        Schema.Struct({ kind: Schema.Literal("responses"), bucket: Schema.String, n: Schema.Int }),
+        Schema.Struct({ kind: Schema.Literal("mentions"), bucket: Schema.String, n: Schema.Int }),
+        Schema.Struct({ kind: Schema.Literal("top"), id: Schema.Int, name: Schema.String, is_own: Schema.Boolean }),
+        Point
+      ),
+      // A row with or without its optional part (the prompt page): the tagged member comes first.
+      "an untagged member declared first": Schema.extend(
+        Schema.Struct({ id: Schema.Int }),
+        Schema.Union(Schema.Struct({ top_id: Schema.Int, top_name: Schema.String }), Schema.Struct({ top_id: Schema.Null }))
+      ),
+      "untagged and tagged with the same fields": Schema.Union(
+        Schema.Struct({ v: Schema.String }),
+        Schema.Struct({ kind: Schema.Literal("a"), v: Schema.String })
+      ),
+      "two literal fields": Schema.Union(
+        Schema.Struct({ a: Schema.Literal("x"), b: Schema.Literal(1) }),
+        Schema.Struct({ a: Schema.Literal("x"), b: Schema.Literal(2), d: Schema.String }),
+        Schema.Struct({ b: Schema.Literal(1), c: Schema.String }),
+        Schema.Struct({ a: Schema.Literal("y"), b: Schema.Literal(1), c: Schema.optional(Schema.String) }),
+        // Every literal of it taken before: filed under its last one.
+        Schema.Struct({ a: Schema.Literal("x"), b: Schema.Literal(2), c: Schema.Number })
+      ),
+      "a number and its text as literals": Schema.Union(
+        Schema.Struct({ k: Schema.Literal(1), v: Schema.Number }),
+        Schema.Struct({ k: Schema.Literal("1"), v: Schema.String }),
+        Schema.Struct({ k: Schema.Literal(null), v: Schema.NumberFromString })
+      ),
+      "tuples": Schema.Union(
+        Schema.Tuple(Schema.Literal("p"), Schema.Number),
+        Schema.Tuple(Schema.Literal("q"), Schema.String),
+        Schema.Array(Schema.String)
+      ),
+      "a transformed literal field": Schema.Union(
+        Schema.Struct({ kind: Schema.transformLiteral(0, "zero"), v: Schema.String }),
+        Schema.Struct({ kind: Schema.Literal("one"), v: Schema.NumberFromString })
+      ),
+      "nested": Schema.Array(Schema.Union(Point, Schema.Struct({ kind: Schema.Literal("gap"), bucket: Schema.String })))
+    } as const
+
+    /** Inputs near the schemas' own: their literals and field names, mixed with anything. */
+    const part = FastCheck.oneof(
+      FastCheck.constantFrom("responses", "mentions", "top", "point", "gap", "a", "x", "y", "p", "q", "1", "null", "zero", "one", "12"),
+      FastCheck.integer({ min: -1, max: 3 }),
+      FastCheck.constant(null),
+      FastCheck.boolean(),
+      FastCheck.string({ maxLength: 3 })
+    )
+    const near = FastCheck.oneof(
+      FastCheck.dictionary(FastCheck.constantFrom("kind", "bucket", "n", "id", "name", "is_own", "top_id", "top_name", "v", "a", "b", "c", "d", "k"), part),
+      FastCheck.array(part, { maxLength: 3 }),
+      part
+    )
+
+    it.each(Object.entries(unions))("%s: compiled, and decoding or encoding any input as Schema does", (_, union) => {
+      const schema = union as unknown as Schema.Schema<unknown, unknown, never>
+      expect(Compiled.isCompiled(schema, "decode") && Compiled.isCompiled(schema, "encode")).toBe(true)
+      const pairs = [
+        [Compiled.decoder(schema), Schema.decodeUnknownEither(schema)],
+        [Compiled.encoder(schema), Schema.encodeUnknownEither(schema)]
+      ] as const
+      const inputs = FastCheck.oneof(near, Arbitrary.make(schema), Arbitrary.make(Schema.encodedSchema(schema)))
+      FastCheck.assert(
+        FastCheck.property(inputs, (input) => {
+          for (const [compiled, general] of pairs) expectSameOutcome(compiled(input), general(input))
+        }),
+        { numRuns: 400 }
+      )
+    })
+
+    it("takes the member Schema takes, not the first that fits", () => {
+      const decode = Compiled.decoder(unions["untagged and tagged with the same fields"])
+      expect(Either.getOrThrow(decode({ kind: "a", v: "x" }))).toEqual({ kind: "a", v: "x" })
+      expect(Either.getOrThrow(decode({ kind: "b", v: "x" }))).toEqual({ v: "x" })
+      const row = Compiled.decoder(unions["an untagged member declared first"])
+      expect(Either.getOrThrow(row({ id: 1, top_id: null, top_name: "x" }))).toEqual({ id: 1, top_id: null })
+    })
   })
 
   it("lets Schema decide a union whose member cannot tell, rather than trying the next member", () => {
