@@ -89,7 +89,8 @@ const hasOwn = (object: object, key: PropertyKey) => Object.prototype.hasOwnProp
  * A union's members in the order Schema tries them on an input (`getSearchTree` and the union's parser
  * in effect's ParseResult): for each literal field in turn, the members whose literal the input holds
  * there (compared as text, as Schema does), then the members with no literal field, in declared order;
- * a member with several literal fields is filed under the first whose literal no member before it had.
+ * a member with several literal fields is filed under the first whose literal no member before it had
+ * (under its last when every one was had).
  * Null when a literal field or its text is `__proto__`, which Schema's plain objects mishandle.
  */
 const candidatesOf = <M>(
