@@ -83,8 +83,6 @@ const literalsOf = (ast: AST.AST, direction: Direction): ReadonlyArray<readonly 
 
 const sideOf = (ast: AST.AST, direction: Direction) => direction === "decode" ? AST.encodedAST(ast) : AST.typeAST(ast)
 
-const hasOwn = (object: object, key: PropertyKey) => Object.prototype.hasOwnProperty.call(object, key)
-
 /**
  * A union's members in the order Schema tries them on an input (`getSearchTree` and the union's parser
  * in effect's ParseResult): for each literal field in turn, the members whose literal the input holds
@@ -107,7 +105,7 @@ const candidatesOf = <M>(
       const text = String(literal.literal)
       if (key === "__proto__" || text === "__proto__") return null
       const buckets = (keys[key] ??= {})
-      if (!hasOwn(buckets, text)) {
+      if (!Object.hasOwn(buckets, text)) {
         buckets[text] = [member]
         break
       }
@@ -121,10 +119,10 @@ const candidatesOf = <M>(
     if (typeof input !== "object" || input === null) return otherwise
     const found: Array<M> = []
     for (const name of names) {
-      if (!hasOwn(input, name)) continue
+      if (!Object.hasOwn(input, name)) continue
       const text = String((input as Record<PropertyKey, unknown>)[name])
       const buckets = keys[name]!
-      if (hasOwn(buckets, text)) found.push(...buckets[text]!)
+      if (Object.hasOwn(buckets, text)) found.push(...buckets[text]!)
     }
     return found.length === 0 ? otherwise : otherwise.length === 0 ? found : found.concat(otherwise)
   }
@@ -278,7 +276,7 @@ const make = (ast: AST.AST, direction: Direction): Compiled | null => {
         if (!isRecord(input)) return REJECTED
         const output: Record<string, unknown> = {}
         for (const field of fields) {
-          const present = Object.prototype.hasOwnProperty.call(input, field.name)
+          const present = Object.hasOwn(input, field.name)
           if (!present && field.optional) continue
           const value = field.parse(input[field.name])
           if (gaveUp(value)) return value
