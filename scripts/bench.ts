@@ -7,10 +7,14 @@
  * The real server stack runs in this process on a free loopback port (SQL repositories, every
  * middleware, a rate limit that never bites), with a key created for the run and deleted after it.
  * For each scenario, requests are sent one at a time: first the warm-up, then the measured ones. Each
- * measured HTTP request (until the whole body is read) alternates with the same work done directly by
+ * measured HTTP request (until the whole body is read) comes right after the same work done directly by
  * the service, through the same SqlClient pool and without HTTP: the Analytics service call, or the
  * brand-mention repository calls the handler makes. api p50 / sql p50 is then the cost of HTTP,
  * authentication, the project and filter lookups, and encoding, measured in the same run.
+ *
+ * For the 90-day brand analytics, the same answer is also fetched, in turns with the service's, from
+ * the floor servers of scripts/bench/floor.ts (a minimal HttpApi app, a bare node:http server): a
+ * second table says what api/sql the service could reach at best if its HTTP cost only theirs.
  *
  * Slow scenarios would take long at 30 requests: a scenario stops measuring after `--budget` seconds
  * (default 45; 0 means no limit) once it has at least 5 samples of each, and the warm-up after 10 s
@@ -35,6 +39,7 @@ import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import { ResponsesRepo } from "../src/Responses/Repo.ts"
 import { BENCH_ORGANIZATION, commandLine, countRows, countsTable, displayUrl, findBenchProject, requireDatabaseUrl } from "./bench/common.ts"
 import { writeResults } from "./bench/report.ts"
+import { type FloorServers, startFloorServers } from "./bench/floor.ts"
 import { type BenchServer, startBenchServer } from "./bench/server.ts"
 import { ms, type Summary, summarize } from "./bench/stats.ts"
 
@@ -88,6 +93,8 @@ interface Result {
   readonly scenario: Scenario
   readonly api: Summary
   readonly sql: Summary
+  /** The floor servers' round trips with the same answer (scripts/bench/floor.ts), where measured. */
+  readonly floor?: { readonly bare: Summary; readonly framework: Summary }
 }
 
 const DAY_MS = 86_400_000
@@ -285,46 +292,80 @@ const get = (agent: Http.Agent, url: string, headers: Record<string, string>) =>
     }).on("error", reject)
   })
 
-const measure = async (server: BenchServer, key: string, projectId: number, scenario: Scenario): Promise<Result> => {
+/** One kind of HTTP request of a scenario and its samples. */
+interface Side {
+  readonly run: () => Promise<number>
+  readonly samples: Array<number>
+}
+
+/**
+ * A scenario's samples. Every HTTP request comes right after the same work done directly, as the
+ * requests of a client that waits on other work do, and each direct call comes after an HTTP request:
+ * `sql` is every direct call. Where the floor is measured, the service's request, the bare one and the
+ * framework's take turns (their order rotating), each after its own direct call, so that all three
+ * meet the same conditions.
+ */
+const measure = async (server: BenchServer, floor: FloorServers | undefined, key: string, projectId: number, scenario: Scenario): Promise<Result> => {
   const headers = { accept: "application/json", authorization: `Bearer ${key}`, "service-project-id": String(projectId) }
-  const agent = new Http.Agent({ keepAlive: true, maxSockets: 1 })
-  const api = async (): Promise<number> => {
-    const started = performance.now()
-    const { body, status } = await get(agent, `${server.baseUrl}/api/v1${scenario.path}`, headers)
-    const elapsed = performance.now() - started
-    if (status !== 200) throw new Error(`${scenario.path}: ${status} ${body.slice(0, 500)}`)
-    return elapsed
+  const agents: Array<Http.Agent> = []
+  const request = (url: string) => {
+    const agent = new Http.Agent({ keepAlive: true, maxSockets: 1 })
+    agents.push(agent)
+    return async (): Promise<{ elapsed: number; body: string }> => {
+      const started = performance.now()
+      const { body, status } = await get(agent, url, headers)
+      const elapsed = performance.now() - started
+      if (status !== 200) throw new Error(`${url}: ${status} ${body.slice(0, 500)}`)
+      return { elapsed, body }
+    }
   }
+  const apiRequest = request(`${server.baseUrl}/api/v1${scenario.path}`)
+  const api: Side = { run: async () => (await apiRequest()).elapsed, samples: [] }
   const direct = async (): Promise<number> => {
     const started = performance.now()
     await server.runtime.runPromise(scenario.direct as Effect.Effect<unknown, unknown, never>)
     return performance.now() - started
   }
+  const floorSides = floor === undefined ? undefined : (() => {
+    const bare = request(floor.bareUrl)
+    const framework = request(floor.frameworkUrl)
+    return {
+      bare: { run: async () => (await bare()).elapsed, samples: [] } satisfies Side,
+      framework: { run: async () => (await framework()).elapsed, samples: [] } satisfies Side
+    }
+  })()
+  const sides: ReadonlyArray<Side> = floorSides === undefined ? [api] : [api, floorSides.bare, floorSides.framework]
 
   try {
+    // The service's answer, which the floor servers then give.
+    const { body } = await apiRequest()
+    floor?.answerWith(body)
     const warmupStarted = performance.now()
     for (let i = 0; i < WARMUP; i++) {
-      await api()
-      await direct()
+      for (const side of sides) {
+        await direct()
+        await side.run()
+      }
       if (performance.now() - warmupStarted > WARMUP_BUDGET_MS) break
     }
-    const apiSamples: Array<number> = []
     const sqlSamples: Array<number> = []
     const started = performance.now()
     for (let i = 0; i < REQUESTS; i++) {
-      // Alternate which side goes first, so neither always finds the other's pages freshly cached.
-      if (i % 2 === 0) {
-        apiSamples.push(await api())
+      for (let j = 0; j < sides.length; j++) {
+        const side = sides[(i + j) % sides.length]!
         sqlSamples.push(await direct())
-      } else {
-        sqlSamples.push(await direct())
-        apiSamples.push(await api())
+        side.samples.push(await side.run())
       }
-      if (BUDGET_MS > 0 && apiSamples.length >= MIN_SAMPLES && performance.now() - started > BUDGET_MS) break
+      if (BUDGET_MS > 0 && api.samples.length >= MIN_SAMPLES && performance.now() - started > BUDGET_MS) break
     }
-    return { scenario, api: summarize(apiSamples), sql: summarize(sqlSamples) }
+    return {
+      scenario,
+      api: summarize(api.samples),
+      sql: summarize(sqlSamples),
+      ...(floorSides === undefined ? {} : { floor: { bare: summarize(floorSides.bare.samples), framework: summarize(floorSides.framework.samples) } })
+    }
   } finally {
-    agent.destroy()
+    for (const agent of agents) agent.destroy()
   }
 }
 
@@ -389,12 +430,53 @@ const summary = (results: ReadonlyArray<Result>): Array<string> => {
   ]
 }
 
+/** The scenarios whose floor is measured: those the api/sql target is hard on, the brand analytics of 90 days. */
+const withFloor = (scenario: Scenario) => scenario.group === "brands" && scenario.targeted
+
+/** The api/sql p50 a request would have if the HTTP around its statement cost only `floor`. */
+const reachable = (sql: Summary, floor: Summary) => (sql.p50 + floor.p50) / sql.p50
+
+/**
+ * The floor table: per scenario, the round trips of the two floor servers with the same answer, and
+ * the api/sql p50 the service would have if its HTTP cost no more than they do.
+ */
+const floorReport = (results: ReadonlyArray<Result>): Array<string> => {
+  const measured = results.filter((r): r is Result & { floor: NonNullable<Result["floor"]> } => r.floor !== undefined)
+  if (measured.length === 0) return []
+  const rows = measured.map(({ api, floor, scenario, sql }) =>
+    `| \`${scenario.endpoint}\` | ${scenario.window} | ${scenario.variant} | ${floor.bare.n} | ${ms(sql.p50)} | ${ms(api.p50 - sql.p50)} | ` +
+    `${ms(floor.framework.p50)} | ${ms(floor.bare.p50)} | ${(api.p50 / sql.p50).toFixed(2)} | ` +
+    `${reachable(sql, floor.framework).toFixed(2)} | ${reachable(sql, floor.bare).toFixed(2)} |`
+  )
+  const beyond = (floorOf: (r: (typeof measured)[number]) => Summary) =>
+    measured.filter((r) => reachable(r.sql, floorOf(r)) > TARGET_OVERHEAD).length
+  const anyServer = beyond((r) => r.floor.bare)
+  const framework = beyond((r) => r.floor.framework)
+  return [
+    "The floor under these answers, measured in the same run (`scripts/bench/floor.ts`): the same answer, " +
+    "byte for byte, from the smallest `@effect/platform` HttpApi app (one endpoint, no middleware, the value " +
+    "encoded as JSON) and from a bare `node:http` server sending its bytes, through the same client, each " +
+    "request right after the same direct call as the service's. `api/sql if HTTP cost only …` is " +
+    "(sql p50 + that round trip's p50) / sql p50: the lowest the service could reach with that HTTP around " +
+    "the same statement.",
+    "",
+    "| endpoint | window | variant | n | sql p50 | api − sql p50 | minimal HttpApi p50 | bare node:http p50 | api/sql p50 | api/sql if HTTP cost only the minimal HttpApi | … only bare node:http |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+    "",
+    `Of these ${measured.length} requests, ${framework} could not reach api/sql ${TARGET_OVERHEAD} with the minimal HttpApi app ` +
+    `around their statement, and ${anyServer} not even with the bare \`node:http\` server.`,
+    ""
+  ]
+}
+
 const main = async () => {
   const startedAt = new Date()
   const wallStarted = performance.now()
   const load = Os.loadavg()
   console.error(`bench on ${displayUrl(url)}; starting the server stack in-process...`)
   const server = await startBenchServer(url)
+  const floor = await startFloorServers()
   let keyId: number | undefined
   try {
     const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
@@ -464,7 +546,7 @@ const main = async () => {
 
     const results: Array<Result> = []
     for (const [i, scenario] of chosen.entries()) {
-      const result = await measure(server, context.key, projectId, scenario)
+      const result = await measure(server, withFloor(scenario) ? floor : undefined, context.key, projectId, scenario)
       results.push(result)
       console.error(
         `[${i + 1}/${chosen.length}] ${label(scenario)}: api p50 ${ms(result.api.p50)} p95 ${ms(result.api.p95)} ms, ` +
@@ -490,10 +572,11 @@ const main = async () => {
       "",
       `Windows end on ${lastDay}; each also reads its previous period (a 90-day window reads 180 days). ` +
       "Times in milliseconds; `api` is the HTTP request through the whole stack, `sql` the same service or repository calls " +
-      "without HTTP, alternating with it; n samples of each.",
+      "without HTTP, each HTTP request right after one of them; n samples of api.",
       "",
       table(results),
       "",
+      ...floorReport(results),
       ...(summary(results).length === 0 ? ["No 90-day analytics scenario in this run."] : summary(results).flatMap((line) => [line, ""]))
     ].join("\n")
 
@@ -509,6 +592,7 @@ const main = async () => {
         Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM api_keys WHERE id = ${id}`) as Effect.Effect<unknown, unknown, never>
       ).catch(() => undefined)
     }
+    await floor.close()
     await server.close()
   }
 }
