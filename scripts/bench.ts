@@ -77,7 +77,7 @@ const docsFile = fileURLToPath(new URL("../docs/performance.md", import.meta.url
 type Services = Analytics | BrandMentionsRepo | ResponsesRepo | PromptsRepo | BrandsRepo | SqlClient.SqlClient
 
 interface Scenario {
-  readonly group: "sources" | "brands" | "brand-mentions" | "reference"
+  readonly group: "sources" | "brands" | "brand-mentions" | "lists" | "reference"
   readonly endpoint: string
   readonly window: string
   readonly variant: string
@@ -267,6 +267,21 @@ const scenarios = (context: {
     variant: `deep page (page=${context.deepPage}, per_page 25)`,
     path: `/brand-mentions?page=${context.deepPage}`,
     direct: mentions({}, { offset: (context.deepPage - 1) * 25, limit: 25 })
+  })
+
+  // The other large lists, first page: their repository calls (src/Responses/Http.ts).
+  const lists = { group: "lists" as const, window: "all", variant: "first page", targeted: false }
+  list.push({
+    ...lists,
+    endpoint: "/responses",
+    path: "/responses",
+    direct: Effect.flatMap(ResponsesRepo, (repo) => repo.list(projectId, {}, page))
+  })
+  list.push({
+    ...lists,
+    endpoint: "/citations",
+    path: "/citations",
+    direct: Effect.flatMap(ResponsesRepo, (repo) => repo.citations(projectId, {}, page))
   })
   return list
 }

@@ -52,6 +52,8 @@ describe.each(backends)("filters of the lists of responses, citations and mentio
     pricing = await post("/tags", { name: "Pricing" })
     otherTag = await post("/tags", { name: "Other" }, otherProject)
     acme = await post("/brands", { name: "Acme" })
+    // A second brand, named in one answer, so that a list of one brand's mentions is not all of them.
+    await post("/brands", { name: "Globex" })
     const usPrompt = await post("/prompts", { monitor_id: us, text: "Best CRM?", tags: [pricing] })
     const usPlain = await post("/prompts", { monitor_id: us, text: "Cheapest CRM?" })
     const dePrompt = await post("/prompts", { monitor_id: de, text: "Bestes CRM?", tags: [pricing] })
@@ -59,7 +61,7 @@ describe.each(backends)("filters of the lists of responses, citations and mentio
       post("/responses", {
         prompt_id: prompt,
         platform,
-        text: `Acme is the answer on ${day}. See https://acme.example/${day}`,
+        text: `Acme is the answer on ${day}.${day === "2026-11-02" ? " Globex is not." : ""} See https://acme.example/${day}`,
         collected_at: `${day}T10:00:00.000Z`
       })
     ids.usChatgpt1 = await answer(usPrompt, "chatgpt", "2026-11-01")
@@ -92,6 +94,20 @@ describe.each(backends)("filters of the lists of responses, citations and mentio
 
   it.each(cases)("brand mentions: %s", async (template, expected) => {
     expect(await mentionResponses(query(template))).toEqual(expected.map((name) => ids[name]))
+  })
+
+  // The total is counted apart from the page (Database/Rows.ts), for mentions without their responses
+  // when no filter is on a response: it must still count exactly the rows the list holds.
+  it.each(cases)("every list's meta.total counts what it lists, on a page and past its end: %s", async (template) => {
+    for (const path of ["/responses", "/citations", `/brand-mentions`, `/brand-mentions?brand_id=BRAND`]) {
+      const url = (extra: string) => `${path.replace("BRAND", String(acme))}${path.includes("?") ? "&" : "?"}${extra}&${query(template)}`
+      const all = await ok(url("per_page=100"))
+      const first = await ok(url("per_page=1"))
+      const beyond = await ok(url("per_page=1&page=99"))
+      expect(first.meta.total, url("")).toBe(all.data.length)
+      expect(beyond.meta.total, url("")).toBe(all.data.length)
+      expect(beyond.data).toEqual([])
+    }
   })
 
   it("gives each mention its response's collected_at, and sorts by it", async () => {
