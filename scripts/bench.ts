@@ -110,6 +110,7 @@ const scenarios = (context: {
   readonly brandId: number
   readonly segment: { readonly id: number; readonly name: string }
   readonly deepPage: number
+  readonly responses: number
 }): Array<Scenario> => {
   const { projectId } = context
   const list: Array<Scenario> = []
@@ -276,6 +277,14 @@ const scenarios = (context: {
     endpoint: "/responses",
     path: "/responses",
     direct: Effect.flatMap(ResponsesRepo, (repo) => repo.list(projectId, {}, page))
+  })
+  const middleResponses = Math.max(1, Math.floor(context.responses / 25 / 2))
+  list.push({
+    ...lists,
+    endpoint: "/responses",
+    variant: `deep page (page=${middleResponses}, per_page 25)`,
+    path: `/responses?page=${middleResponses}`,
+    direct: Effect.flatMap(ResponsesRepo, (repo) => repo.list(projectId, {}, { offset: (middleResponses - 1) * 25, limit: 25 }))
   })
   list.push({
     ...lists,
@@ -553,7 +562,8 @@ const main = async () => {
       monitorCountry: context.monitorCountry,
       brandId: context.brandId,
       segment: context.segment,
-      deepPage: Math.max(1, Math.floor(counts.brand_mentions / 25 / 2))
+      deepPage: Math.max(1, Math.floor(counts.brand_mentions / 25 / 2)),
+      responses: counts.responses
     })
     const chosen = ONLY === undefined ? all : all.filter((s) => label(s).includes(ONLY))
     console.error(`${chosen.length} scenarios, ${WARMUP} warm-up + up to ${REQUESTS} measured requests each` +

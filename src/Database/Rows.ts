@@ -67,6 +67,11 @@ const decodeTotal = Schema.decodeUnknown(Count.fields.total)
  * page of a million mentions, against 40 ms now), where the page alone takes a few rows of an index.
  * `countFrom` counts the same rows more cheaply when it can (without a join that removes none).
  *
+ * `keys` chooses a page by its rows' keys first, walking `keys.from` (the same rows in the same order,
+ * more cheaply: an index alone), and only then reads the page's rows from `keys.tables`. Otherwise a
+ * page deep in a long list reads (and joins) every row before it whole: the middle page of a million
+ * mentions took ~500 ms, ~80 ms so.
+ *
  * `computed` columns (subqueries per row: a prompt's tags) are computed for the page's rows only: the
  * page is chosen first, in a subquery named `computed.alias` (the table's name, which their expressions
  * refer to), and they are added around it. Computed beside the count, they would be computed for every
@@ -83,14 +88,28 @@ export const findPage = <A>(
     readonly countFrom?: Statement.Fragment | undefined
     readonly orderBy: Statement.Fragment
     readonly computed?: { readonly alias: string; readonly columns: Statement.Fragment } | undefined
+    /**
+     * The key column of a row (`m.id`), a FROM of the same rows as `from` in the same `orderBy` that
+     * is cheaper to walk, and the tables of `from` (joined as one, no conditions) to read the page from.
+     */
+    readonly keys?: { readonly key: Statement.Fragment; readonly from: Statement.Fragment; readonly tables: Statement.Fragment } | undefined
   },
   window: Window
 ): Effect.Effect<Page<A>> =>
   Effect.gen(function*() {
     const counted = query.countFrom ?? query.from
-    const page = sql`
-      SELECT ${query.columns}, (SELECT count(*) FROM ${counted}) AS total FROM ${query.from}
-      ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`
+    const total = sql`(SELECT count(*) FROM ${counted}) AS total`
+    const page = query.keys === undefined
+      ? sql`
+        SELECT ${query.columns}, ${total} FROM ${query.from}
+        ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}`
+      : sql`
+        SELECT ${query.columns}, ${total}
+        FROM (
+          SELECT ${query.keys.key} AS page_key FROM ${query.keys.from}
+          ORDER BY ${query.orderBy} LIMIT ${window.limit} OFFSET ${window.offset}
+        ) AS page JOIN ${query.keys.tables} ON ${query.keys.key} = page.page_key
+        ORDER BY ${query.orderBy}`
     const raw = yield* (query.computed === undefined ? page : sql`
       SELECT ${sql(query.computed.alias)}.*, ${query.computed.columns} FROM (${page}) AS ${sql(query.computed.alias)}
       ORDER BY ${query.orderBy}`)

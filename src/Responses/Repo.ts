@@ -303,8 +303,11 @@ export const layerSql = Layer.effect(
           }
           return stored
         }).pipe(sql.withTransaction, retryConflicts, orDefect),
-      list: (projectId, filter, window) =>
-        findPage(sql, { Result: Row, columns, from: sql`responses WHERE ${where(projectId, filter)}`, orderBy: sql`id` }, window),
+      list: (projectId, filter, window) => {
+        const from = sql`responses WHERE ${where(projectId, filter)}`
+        // A page's ids are chosen on the index alone, then its rows (with their texts) are read.
+        return findPage(sql, { Result: Row, columns, from, orderBy: sql`id`, keys: { key: sql`responses.id`, from, tables: sql`responses` } }, window)
+      },
       find: (projectId, id) => byIds({ projectId, ids: [id] }).pipe(Effect.map(Arr.head), orDefect),
       findMany: (projectId, ids) => (ids.length === 0 ? Effect.succeed([]) : orDefect(byIds({ projectId, ids }))),
       citations: (projectId, filter, window) =>

@@ -110,6 +110,30 @@ describe.each(backends)("filters of the lists of responses, citations and mentio
     }
   })
 
+  // A page may be chosen by its rows' keys first, then read (Database/Rows.ts): one row a page, the pages
+  // must still give the whole list, in its order, whatever the order and the filters.
+  it("gives, a row a page, the list it gives whole: every order of mentions, with and without filters", async () => {
+    const lists = [
+      "/responses?",
+      `/responses?tags[]=${pricing}`,
+      "/citations?",
+      `/citations?platforms[]=chatgpt`,
+      ...["created_at", "updated_at", "collected_at", "position", "sentiment_score", "id"].flatMap((by) =>
+        ["asc", "desc"].flatMap((direction) => [
+          `/brand-mentions?sort_by=${by}&sort_order=${direction}`,
+          `/brand-mentions?sort_by=${by}&sort_order=${direction}&brand_id=${acme}`,
+          `/brand-mentions?sort_by=${by}&sort_order=${direction}&start_date=2026-11-02&end_date=2026-11-03`
+        ])
+      )
+    ]
+    for (const list of lists) {
+      const whole = (await ok(`${list}&per_page=100`)).data
+      const pages = []
+      for (let page = 1; page <= whole.length; page++) pages.push(...(await ok(`${list}&per_page=1&page=${page}`)).data)
+      expect(pages, list).toEqual(whole)
+    }
+  })
+
   it("gives each mention its response's collected_at, and sorts by it", async () => {
     const mentions = (await ok(`/brand-mentions?brand_id=${acme}&sort_by=collected_at&sort_order=desc`)).data
     expect(mentions.map((m: { collected_at: string }) => m.collected_at)).toEqual([
