@@ -44,6 +44,7 @@ export const layerSql = Layer.effect(
         ]
         const ofResponse = responseConditions(sql, sql`r`, filter)
         const where = sql.and([...ofMention, ...ofResponse])
+        const mentionsAlone = sql`brand_mentions m WHERE ${sql.and(ofMention)}`
         // The column and direction come from closed lists, never from the request's text.
         const direction = sql.literal(order.direction === "asc" ? "ASC" : "DESC")
         const column = order.by === "collected_at" ? sql`r.collected_at` : sql`m.${sql(order.by)}`
@@ -55,10 +56,10 @@ export const layerSql = Layer.effect(
           // Every mention has its response (a foreign key, deleted with it): without a condition on the
           // response, the join removes no mention, and counting a million of them takes 40 ms without it
           // against 140 with it.
-          countFrom: ofResponse.length === 0 ? sql`brand_mentions m WHERE ${sql.and(ofMention)}` : undefined,
+          countFrom: ofResponse.length === 0 ? mentionsAlone : undefined,
           // For the same reason, a page in an order of the mentions' own is chosen from them alone.
           keys: ofResponse.length === 0 && order.by !== "collected_at"
-            ? { key: sql`m.id`, from: sql`brand_mentions m WHERE ${sql.and(ofMention)}`, tables: sql`(brand_mentions m JOIN responses r ON r.id = m.response_id)` }
+            ? { key: sql`m.id`, from: mentionsAlone, tables: sql`(brand_mentions m JOIN responses r ON r.id = m.response_id)` }
             : undefined,
           orderBy
         }, window)

@@ -70,7 +70,7 @@ const decodeTotal = Schema.decodeUnknown(Count.fields.total)
  * `keys` chooses a page by its rows' keys first, walking `keys.from` (the same rows in the same order,
  * more cheaply: an index alone), and only then reads the page's rows from `keys.tables`. Otherwise a
  * page deep in a long list reads (and joins) every row before it whole: the middle page of a million
- * mentions took ~500 ms, ~80 ms so.
+ * mentions took ~500 ms that way, ~80 ms chosen by its keys.
  *
  * `computed` columns (subqueries per row: a prompt's tags) are computed for the page's rows only: the
  * page is chosen first, in a subquery named `computed.alias` (the table's name, which their expressions
