@@ -384,14 +384,17 @@ export const layerSql = Layer.effect(
     }
 
     /**
-     * The lifetime dates of some rows (`ids`: a subquery): no filter, no window, so the daily rollup and
-     * the days of the pending responses citing them.
+     * The lifetime dates of some rows (`ids`: a subquery of the project's rows): no filter, no window, so
+     * the daily rollup and the days of the pending responses citing them. `few` ids (a page's) are read
+     * row by row through the rollup's index on (row, day), which has no project column and needs none:
+     * a source's or URL's rows are its project's (a URL page's dates: 3.6 ms with the project checked
+     * on every row, 0.7 without); many (a list sorted by the dates) through the project's range.
      */
-    const lifetimeOf = (projectId: number, dimension: Dimension, ids: string) =>
+    const lifetimeOf = (projectId: number, dimension: Dimension, ids: string, few: boolean) =>
       sql`SELECT x.id, min(x.day) AS first_seen_on, max(x.day) AS last_seen_on FROM (
           SELECT d.${dimension.rollupKey} AS id, d.day
           FROM ${sql.literal(`${dimension.rollup}_daily`)} d
-          WHERE d.project_id = ${projectId} AND d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
+          WHERE ${few ? sql`` : sql`d.project_id = ${projectId} AND `}d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
           UNION ALL
           SELECT ${dimension.key}, (r.collected_at AT TIME ZONE 'UTC')::date
           FROM analytics_pending q JOIN responses r ON r.id = q.response_id AND r.status = 'analyzed'
@@ -444,7 +447,7 @@ export const layerSql = Layer.effect(
           ),
           page AS (
             SELECT m.* FROM (SELECT r.*, n.name, n.source_id FROM ${ranked} r JOIN ${dimension.names} n ON n.id = r.id) m
-            ${byLifetime ? sql`LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM counts")}) l ON l.id = m.id` : sql``}
+            ${byLifetime ? sql`LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM counts", false)}) l ON l.id = m.id` : sql``}
             ORDER BY ${order}
             LIMIT ${query.window.limit} OFFSET ${query.window.offset}
           )${windowOnly ? sql`,
@@ -461,7 +464,7 @@ export const layerSql = Layer.effect(
             to_char(l.first_seen_on, 'YYYY-MM-DD') AS first_seen_on, to_char(l.last_seen_on, 'YYYY-MM-DD') AS last_seen_on
           FROM (SELECT 1) AS one
           LEFT JOIN ${windowOnly ? sql`shown` : sql`page`} m ON true
-          LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM page")}) l ON l.id = m.id
+          LEFT JOIN (${lifetimeOf(projectId, dimension, "SELECT id FROM page", true)}) l ON l.id = m.id
           ORDER BY ${order}`
         ).pipe(orDefect)
         return {
