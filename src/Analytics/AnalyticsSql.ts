@@ -304,21 +304,23 @@ export const layerSql = Layer.effect(
     /** Row sources stacked into one: `UNION ALL`, never an empty list (W has a day at least). */
     const unionAll = sql.join(" UNION ALL ", false)
 
+    /** What a list of sources or URLs reads: its query, its cut, and the prompts it adds from raw rows. */
+    interface ListReads {
+      readonly projectId: number
+      readonly query: ListQuery<string>
+      readonly dimension: Dimension
+      readonly cut: Cut
+      readonly today: number
+      readonly prompts: ReadonlyArray<HigherOrderPrompt>
+    }
+
     /**
      * The CTEs `totals (total_w, total_p)` and `counts (id, used_w, cited_w, used_p, cited_p)` of every
      * row cited in W, from the cut's rollups: daily response totals, and the reads of `readsOf` for the
      * sources or URLs. With `windowOnly`, `counts` reads W alone (its P columns are 0): enough to rank
      * by W's measures, and P is then read for the page's rows only (`previousCounts`).
      */
-    const rollupCounts = (
-      projectId: number,
-      query: ListQuery<string>,
-      dimension: Dimension,
-      cut: Cut,
-      today: number,
-      prompts: ReadonlyArray<HigherOrderPrompt>,
-      windowOnly: boolean
-    ) => {
+    const rollupCounts = ({ cut, dimension, projectId, prompts, query, today }: ListReads, windowOnly: boolean) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
       const raw = rawOf(projectId, query.filters, prompts, previousStart, windowEnd)
       const inW = sql`t.day >= ${dateOf(windowStart)}`
@@ -345,15 +347,7 @@ export const layerSql = Layer.effect(
      * The CTE `previous (id, used_p, cited_p)`: P's counts of the rows of `ids` (a subquery), from the
      * reads of `readsOf` that count P and the raw rows of P. A row with none has no row here (0).
      */
-    const previousCounts = (
-      projectId: number,
-      query: ListQuery<string>,
-      dimension: Dimension,
-      cut: Cut,
-      today: number,
-      prompts: ReadonlyArray<HigherOrderPrompt>,
-      ids: Fragment
-    ) => {
+    const previousCounts = ({ cut, dimension, projectId, prompts, query, today }: ListReads, ids: Fragment) => {
       const { previousStart, windowEnd, windowStart } = periodsOf(query.range)
       const reads = (monthCostDays: number) =>
         readsOf(previousStart, windowStart, windowEnd, today, monthCostDays).filter((read) => read.p !== 0)
@@ -417,12 +411,12 @@ export const layerSql = Layer.effect(
     ) =>
       Effect.gen(function*() {
         const cut = cutOf(query.filters)
-        const [day, prompts] = [yield* today, yield* higherOrderPrompts(projectId, cut)]
+        const reads: ListReads = { projectId, query, dimension, cut, today: yield* today, prompts: yield* higherOrderPrompts(projectId, cut) }
         const byLifetime = query.sortBy === "first_seen_on" || query.sortBy === "last_seen_on"
         // Ranked by W's measures (or the name), the list needs P for its page only: P's rows are read for
         // those 25 rows instead of for every row (a third to half of the statement on a 90-day URL list).
         const windowOnly = !byLifetime && !query.sortBy.endsWith("_change")
-        const ctes = rollupCounts(projectId, query, dimension, cut, day, prompts, windowOnly)
+        const ctes = rollupCounts(reads, windowOnly)
         const direction = query.sortOrder === "asc" ? "ASC" : "DESC"
         const primary = query.sortBy === nameKey ? `m.name COLLATE "C"` : sortColumns[query.sortBy as string as MeasureKey]
         const order = sql.literal(`${primary} ${direction}, m.name COLLATE "C" ASC, m.id ASC`)
@@ -451,7 +445,7 @@ export const layerSql = Layer.effect(
             ORDER BY ${order}
             LIMIT ${query.window.limit} OFFSET ${query.window.offset}
           )${windowOnly ? sql`,
-          ${previousCounts(projectId, query, dimension, cut, day, prompts, sql`SELECT id FROM page`)},
+          ${previousCounts(reads, sql`SELECT id FROM page`)},
           shown AS (
             SELECT page.id, page.name, page.source_id, page.used_w, page.percentage_w, page.hundredths_w,
               coalesce(previous.used_p, 0) AS used_p,
