@@ -316,9 +316,10 @@ const get = (agent: Http.Agent, url: string, headers: Record<string, string>) =>
     }).on("error", reject)
   })
 
-/** One kind of HTTP request of a scenario and its samples. */
+/** One kind of HTTP request of a scenario, and its samples. */
 interface Side {
-  readonly run: () => Promise<number>
+  /** The request, with its time and body. */
+  readonly send: () => Promise<{ readonly elapsed: number; readonly body: string }>
   readonly samples: Array<number>
 }
 
@@ -332,43 +333,35 @@ interface Side {
 const measure = async (server: BenchServer, floor: FloorServers | undefined, key: string, projectId: number, scenario: Scenario): Promise<Result> => {
   const headers = { accept: "application/json", authorization: `Bearer ${key}`, "service-project-id": String(projectId) }
   const agents: Array<Http.Agent> = []
-  const request = (url: string) => {
+  const sideOf = (url: string): Side => {
     const agent = new Http.Agent({ keepAlive: true, maxSockets: 1 })
     agents.push(agent)
-    return async (): Promise<{ elapsed: number; body: string }> => {
+    const send = async () => {
       const started = performance.now()
       const { body, status } = await get(agent, url, headers)
       const elapsed = performance.now() - started
       if (status !== 200) throw new Error(`${url}: ${status} ${body.slice(0, 500)}`)
       return { elapsed, body }
     }
+    return { send, samples: [] }
   }
-  const apiRequest = request(`${server.baseUrl}/api/v1${scenario.path}`)
-  const api: Side = { run: async () => (await apiRequest()).elapsed, samples: [] }
+  const api = sideOf(`${server.baseUrl}/api/v1${scenario.path}`)
   const direct = async (): Promise<number> => {
     const started = performance.now()
     await server.runtime.runPromise(scenario.direct as Effect.Effect<unknown, unknown, never>)
     return performance.now() - started
   }
-  const floorSides = floor === undefined ? undefined : (() => {
-    const bare = request(floor.bareUrl)
-    const framework = request(floor.frameworkUrl)
-    return {
-      bare: { run: async () => (await bare()).elapsed, samples: [] } satisfies Side,
-      framework: { run: async () => (await framework()).elapsed, samples: [] } satisfies Side
-    }
-  })()
+  const floorSides = floor === undefined ? undefined : { bare: sideOf(floor.bareUrl), framework: sideOf(floor.frameworkUrl) }
   const sides: ReadonlyArray<Side> = floorSides === undefined ? [api] : [api, floorSides.bare, floorSides.framework]
 
   try {
     // The service's answer, which the floor servers then give.
-    const { body } = await apiRequest()
-    floor?.answerWith(body)
+    if (floor !== undefined) floor.answerWith((await api.send()).body)
     const warmupStarted = performance.now()
     for (let i = 0; i < WARMUP; i++) {
       for (const side of sides) {
         await direct()
-        await side.run()
+        await side.send()
       }
       if (performance.now() - warmupStarted > WARMUP_BUDGET_MS) break
     }
@@ -378,7 +371,7 @@ const measure = async (server: BenchServer, floor: FloorServers | undefined, key
       for (let j = 0; j < sides.length; j++) {
         const side = sides[(i + j) % sides.length]!
         sqlSamples.push(await direct())
-        side.samples.push(await side.run())
+        side.samples.push((await side.send()).elapsed)
       }
       if (BUDGET_MS > 0 && api.samples.length >= MIN_SAMPLES && performance.now() - started > BUDGET_MS) break
     }
