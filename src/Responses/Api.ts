@@ -9,6 +9,7 @@ import { listFilterQuery } from "../Http/FilterQuery.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
+import { responseSortColumns } from "./Repo.ts"
 
 /** Citations are URLs; at most 2048 characters each, as browsers allow. */
 const citationUrl = Schema.String.annotations({ message: () => "The citation must be a string." }).pipe(
@@ -45,6 +46,8 @@ export const ResponsesQuery = Fields.input({
   prompt_id: Fields.optional(Fields.idQuery("prompt_id")),
   platform: Fields.optional(Fields.oneOf("platform", platforms)),
   status: Fields.optional(Fields.oneOf("status", statuses)),
+  sort_by: Fields.optional(Fields.oneOf("sort_by", responseSortColumns).annotations({ description: "Default `id`." })),
+  sort_order: Fields.optional(Fields.oneOf("sort_order", ["asc", "desc"] as const).annotations({ description: "Default `asc`." })),
   ...listFilterQuery
 })
 
@@ -65,9 +68,10 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .pipe(guarded(
         "responses:read",
         "List responses",
-        "The responses of the active project, by id; filters `monitor_id`, `prompt_id`, `platform`, `status`, and those of the " +
-          "analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), `platforms[]`, `countries[]`, " +
-          "`monitors[]`, `tags[]` (the prompt carries any of them now)."
+        "The responses of the active project, by id (oldest first) unless `sort_by` (`id` or `collected_at`) and `sort_order` " +
+          "(`asc` or `desc`) say otherwise; id in the same direction breaks ties. Filters `monitor_id`, `prompt_id`, `platform`, " +
+          "`status`, and those of the analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), " +
+          "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now)."
       ))
   )
   .add(

@@ -11,7 +11,7 @@ import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { analyze } from "./Analysis.ts"
-import { ResponsesRepo } from "./Repo.ts"
+import { defaultResponseOrder, ResponsesRepo } from "./Repo.ts"
 
 /** A little clock skew is tolerated; an answer collected in the future is a client's bug. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000
@@ -46,7 +46,11 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             platform: urlParams.platform,
             status: urlParams.status
           }
-          return yield* paginated(urlParams, (window) => responses.list(project.id, filter, window))
+          const order = {
+            by: urlParams.sort_by ?? defaultResponseOrder.by,
+            direction: urlParams.sort_order ?? defaultResponseOrder.direction
+          }
+          return yield* paginated(urlParams, (window) => responses.list(project.id, filter, window, order))
         }))
       .handle("get", ({ path }) =>
         CurrentProject.pipe(

@@ -34,6 +34,17 @@ export interface ResponseFilter extends ResponseFilters {
   readonly status?: ResponseStatus | undefined
 }
 
+/** What `GET /responses` sorts by; `id` in the same direction breaks ties, so pages never overlap. */
+export const responseSortColumns = ["id", "collected_at"] as const
+
+export interface ResponseOrder {
+  readonly by: (typeof responseSortColumns)[number]
+  readonly direction: "asc" | "desc"
+}
+
+/** The documented order of `GET /responses` when none is asked for: by id, oldest first. */
+export const defaultResponseOrder: ResponseOrder = { by: "id", direction: "asc" }
+
 /** What detection needs to know of the project's brands. */
 export const BrandForDetection = Schema.Struct({
   id: Id,
@@ -67,7 +78,8 @@ export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
     projectId: number,
     responses: ReadonlyArray<AnalyzedResponse>
   ) => Effect.Effect<ReadonlyArray<Response>, NotFound>
-  readonly list: (projectId: number, filter: ResponseFilter, window: Window) => Effect.Effect<Page<Response>>
+  /** A page of the project's responses; by id, oldest first, without an order. */
+  readonly list: (projectId: number, filter: ResponseFilter, window: Window, order?: ResponseOrder) => Effect.Effect<Page<Response>>
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Response>>
   /** The responses of these ids in the project, in one query. */
   readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Response>>
@@ -303,10 +315,13 @@ export const layerSql = Layer.effect(
           }
           return stored
         }).pipe(sql.withTransaction, retryConflicts, orDefect),
-      list: (projectId, filter, window) => {
+      list: (projectId, filter, window, order = defaultResponseOrder) => {
         const from = sql`responses WHERE ${where(projectId, filter)}`
+        // The column and direction come from closed lists, never from the request's text.
+        const direction = sql.literal(order.direction === "asc" ? "ASC" : "DESC")
+        const orderBy = order.by === "id" ? sql`id ${direction}` : sql`collected_at ${direction}, id ${direction}`
         // A page's ids are chosen on the index alone, then its rows (with their texts) are read.
-        return findPage(sql, { Result: Row, columns, from, orderBy: sql`id`, keys: { key: sql`responses.id`, from, tables: sql`responses` } }, window)
+        return findPage(sql, { Result: Row, columns, from, orderBy, keys: { key: sql`responses.id`, from, tables: sql`responses` } }, window)
       },
       find: (projectId, id) => byIds({ projectId, ids: [id] }).pipe(Effect.map(Arr.head), orDefect),
       findMany: (projectId, ids) => (ids.length === 0 ? Effect.succeed([]) : orDefect(byIds({ projectId, ids }))),

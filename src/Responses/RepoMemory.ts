@@ -2,7 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import type { Citation, Response } from "../Domain/Response.ts"
 import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
 import { matchesFilters } from "./Filters.ts"
-import { type ResponseFilter, ResponsesRepo } from "./Repo.ts"
+import { defaultResponseOrder, type ResponseFilter, ResponsesRepo } from "./Repo.ts"
 
 const view = ({ project_id: _, ...response }: ResponseRow): Response => response
 
@@ -77,8 +77,15 @@ export const layerMemory = Layer.effect(
             return view(row)
           })
         }),
-      list: (projectId, filter, window) =>
-        Effect.sync(() => pageOf(byId(db.responses.values()).filter(matches(projectId, filter)).map(view), window)),
+      list: (projectId, filter, window, order = defaultResponseOrder) =>
+        Effect.sync(() => {
+          const sign = order.direction === "asc" ? 1 : -1
+          const key = (r: ResponseRow) => (order.by === "id" ? 0 : r.collected_at.getTime())
+          const rows = byId(db.responses.values())
+            .filter(matches(projectId, filter))
+            .sort((a, b) => sign * (key(a) - key(b)) || sign * (a.id - b.id))
+          return pageOf(rows.map(view), window)
+        }),
       find: (projectId, id) =>
         Effect.sync(() => Option.fromNullable(db.responses.get(id)).pipe(Option.filter((r) => r.project_id === projectId), Option.map(view))),
       findMany: (projectId, ids) =>

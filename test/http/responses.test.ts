@@ -181,6 +181,45 @@ describe.each(backends)("responses, sources, citations, brand mentions (%s)", (b
     expect((await raw("GET", "/api/v1/sources/999999")).body).toEqual({ message: "Source not found" })
   })
 
+  it("lists responses by id unless asked for another order: collected_at or id, ascending or descending, id breaking ties", async () => {
+    // A project of its own: answers stored out of their collection order, two of them collected at the same instant.
+    const own = (await client((api) => api.projects.create({ payload: { name: "Order" } }))).data.id
+    const asked = await newPrompt(own, "Order", ["chatgpt"], "Which CRM?")
+    const store = async (collectedAt: string) => {
+      const reply = await raw("POST", "/api/v1/responses", { prompt_id: asked.promptId, platform: "chatgpt", text: "An answer.", collected_at: collectedAt }, own)
+      expect(reply.status, reply.text).toBe(201)
+      return reply.body.data.id as number
+    }
+    const march = await store("2026-03-01T10:00:00.000Z")
+    const january = await store("2026-01-01T10:00:00.000Z")
+    const february = await store("2026-02-01T10:00:00.000Z")
+    const februaryAgain = await store("2026-02-01T10:00:00.000Z")
+    const ids = async (query: string) => {
+      const reply = await raw("GET", `/api/v1/responses?${query}`, undefined, own)
+      expect(reply.status, `${query} ${reply.text}`).toBe(200)
+      return reply.body.data.map((response: { id: number }) => response.id)
+    }
+    const byId = [march, january, february, februaryAgain]
+    expect(await ids("")).toEqual(byId)
+    expect(await ids("sort_by=id")).toEqual(byId)
+    expect(await ids("sort_order=desc")).toEqual([...byId].reverse())
+    expect(await ids("sort_by=collected_at")).toEqual([january, february, februaryAgain, march])
+    expect(await ids("sort_by=collected_at&sort_order=asc")).toEqual([january, february, februaryAgain, march])
+    expect(await ids("sort_by=collected_at&sort_order=desc")).toEqual([march, februaryAgain, february, january])
+    // Page by page, the same list; with a filter too.
+    const pages = []
+    for (let page = 1; page <= 4; page++) pages.push(...await ids(`sort_by=collected_at&sort_order=desc&per_page=1&page=${page}`))
+    expect(pages).toEqual([march, februaryAgain, february, january])
+    expect(await ids("sort_by=collected_at&sort_order=desc&start_date=2026-01-01&end_date=2026-02-28")).toEqual([februaryAgain, february, january])
+    // The typed client sends them too.
+    const typed = await client((api) => api.responses.list({ headers: inProject(own), urlParams: { sort_by: "collected_at", sort_order: "desc" } }))
+    expect(typed.data.map((response) => response.id)).toEqual([march, februaryAgain, february, january])
+    // Unknown values are a 422 naming the field.
+    const bad = await raw("GET", "/api/v1/responses?sort_by=text&sort_order=up", undefined, own)
+    expect(bad.status).toBe(422)
+    expect(Object.keys(bad.body.errors).sort()).toEqual(["sort_by", "sort_order"])
+  })
+
   it("lists brand mentions newest first, sorts on every allowed column, and nests includes", async () => {
     const newest = await mentionsOf({})
     const ids = newest.map((m) => m.id)
