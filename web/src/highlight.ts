@@ -27,8 +27,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const links = /\[([^\]\n]{1,500})\]\((https?:\/\/[^\s)]+)\)|(https?:\/\/[^\s<>()\]]+[^\s<>()\].,;:!?'"])|\[(\d{1,3})\]/giu
 
-/** Splits plain text on the brands' names and domains. */
-const brandPieces = (text: string, brands: ReadonlyArray<BrandTerms>): Array<Piece> => {
+/** Splits plain text on the brands' names and domains (for text that may not hold links: a link's own text). */
+export const brandPieces = (text: string, brands: ReadonlyArray<BrandTerms>): Array<Piece> => {
   const owner = new Map<string, number>()
   const names: Array<string> = []
   const domains: Array<string> = []

@@ -3,7 +3,8 @@ import type { BrandMention, Citation, Data, Monitor, Paginated, Prompt, Response
 import { platformNames } from "../api/types.ts"
 import { ErrorNotice, Loading } from "../components/Notice.tsx"
 import { dateTime } from "../format.ts"
-import { highlight, type Piece } from "../highlight.ts"
+import { brandPieces, highlight, type Piece } from "../highlight.ts"
+import { Markdown } from "../components/Markdown.tsx"
 import type { PageProps } from "../Layout.tsx"
 import { useLoad } from "../load.ts"
 import { href, Link } from "../router.tsx"
@@ -22,7 +23,8 @@ interface Loaded {
 const markClass = (index: number, own: boolean) => (own ? "mark mark-own" : `mark mark-${index % 6}`)
 
 /**
- * One answer: its text with the brands it names marked and its citations numbered and linked (the
+ * One answer: its text drawn from its markdown (web/src/markdown.tsx: no raw HTML, links to http,
+ * https and mailto only) with the brands it names marked and its citations numbered and linked (the
  * list below, and the links and `[n]` markers of the text), the mentions with their position and
  * sentiment, and what was asked.
  */
@@ -70,26 +72,33 @@ export const Answer = ({ params }: PageProps) => {
 
   const brands = mentions.flatMap((mention) => (mention.brand === undefined ? [] : [mention.brand]))
   const order = new Map(brands.map((brand, index) => [brand.id, index]))
-  const pieces = highlight(
-    response.text,
-    brands.map((brand) => ({ id: brand.id, names: [brand.name, ...brand.aliases], domains: brand.domains })),
-    citations.map((citation) => citation.url)
-  )
+  const terms = brands.map((brand) => ({ id: brand.id, names: [brand.name, ...brand.aliases], domains: brand.domains }))
+  const cited = citations.map((citation) => citation.url)
+  const citationOf = (url: string) => {
+    const index = cited.indexOf(url)
+    return index === -1 ? undefined : index + 1
+  }
+  const ownBrand = (id: number) => brands.find((brand) => brand.id === id)?.is_own ?? id === ownBrandId
+  /** A link of the text (its URL already checked safe), numbered when it is one of the answer's citations. */
+  const link = (url: string, children: ComponentChildren) => {
+    const citation = citationOf(url)
+    return (
+      <>
+        <a href={url} target="_blank" rel="noopener noreferrer nofollow">{children}</a>
+        {citation !== undefined && <sup><a href={`#citation-${citation}`} aria-label={`citation ${citation}`}>[{citation}]</a></sup>}
+      </>
+    )
+  }
   const render = (piece: Piece, key: number): ComponentChildren => {
     switch (piece.kind) {
       case "text":
         return piece.text
       case "brand": {
         const brand = brands.find((item) => item.id === piece.brand)
-        return <mark key={key} class={markClass(order.get(piece.brand) ?? 0, piece.brand === ownBrandId)} title={brand?.name}>{piece.text}</mark>
+        return <mark key={key} class={markClass(order.get(piece.brand) ?? 0, ownBrand(piece.brand))} title={brand?.name}>{piece.text}</mark>
       }
       case "link":
-        return (
-          <span key={key}>
-            <a href={piece.url} target="_blank" rel="noopener noreferrer nofollow">{piece.inner.map(render)}</a>
-            {piece.citation !== undefined && <sup><a href={`#citation-${piece.citation}`} aria-label={`citation ${piece.citation}`}>[{piece.citation}]</a></sup>}
-          </span>
-        )
+        return <span key={key}>{link(piece.url, piece.inner.map(render))}</span>
       case "marker":
         return <sup key={key}><a href={`#citation-${piece.citation}`} aria-label={`citation ${piece.citation}`}>[{piece.citation}]</a></sup>
     }
@@ -109,7 +118,13 @@ export const Answer = ({ params }: PageProps) => {
       <div class="answer-grid">
         <section class="card" aria-labelledby="answer-text-title">
           <h2 id="answer-text-title">Answer text</h2>
-          <div class="answer-text" id="answer-text">{pieces.map(render)}</div>
+          <div class="answer-text" id="answer-text">
+            <Markdown
+              source={response.text}
+              text={(value, inLink) => (inLink ? brandPieces(value, terms) : highlight(value, terms, cited)).map(render)}
+              link={link}
+            />
+          </div>
         </section>
         <aside class="answer-side">
           <section class="card" aria-labelledby="mentions-title">
@@ -123,8 +138,8 @@ export const Answer = ({ params }: PageProps) => {
                     <tr key={mention.id}>
                       <td>{mention.position}</td>
                       <th scope="row">
-                        <mark class={markClass(order.get(mention.brand_id) ?? 0, mention.brand_id === ownBrandId)}>{mention.brand?.name ?? `Brand ${mention.brand_id}`}</mark>
-                        {mention.brand_id === ownBrandId && <span class="badge badge-own">own brand</span>}
+                        <mark class={markClass(order.get(mention.brand_id) ?? 0, ownBrand(mention.brand_id))}>{mention.brand?.name ?? `Brand ${mention.brand_id}`}</mark>
+                        {ownBrand(mention.brand_id) && <span class="badge badge-own">own brand</span>}
                       </th>
                       <td class="num">{mention.sentiment_score}<span class="muted"> /100</span></td>
                     </tr>

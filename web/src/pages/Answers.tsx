@@ -4,6 +4,7 @@ import { type Column, DataTable } from "../components/DataTable.tsx"
 import { ErrorNotice, Loading } from "../components/Notice.tsx"
 import { Pager } from "../components/Pager.tsx"
 import { dateTime, todayUtc } from "../format.ts"
+import { plainText } from "../markdown.ts"
 import type { PageProps } from "../Layout.tsx"
 import { useLoad } from "../load.ts"
 import { href, Link, navigate, withQuery } from "../router.tsx"
@@ -18,15 +19,16 @@ const positive = (value: string | null) => {
 
 const isDate = (value: string | null) => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined
 
-/** The first words of an answer, without the simulated platform's label line. */
+/** The first words of an answer, its markdown drawn as plain text, without the simulated platform's label line. */
 const excerpt = (text: string) => {
-  const plain = text.replace(/^\[Simulated answer\]\s*/, "").replace(/\s+/g, " ").trim()
+  const plain = plainText(text.slice(0, 2000).replace(/^\[Simulated answer\]\s*/, ""))
   return plain.length > 160 ? `${plain.slice(0, 159)}…` : plain
 }
 
 /**
  * The answers collected for the project, with the filters of GET /responses (monitor, prompt,
- * platform, status, collection dates), kept in the page's query; each opens its own page.
+ * platform, status, collection dates), kept in the page's query, newest first unless the "Collected"
+ * header asks for oldest first (`order=asc`); each opens its own page.
  */
 export const Answers = ({ location }: PageProps) => {
   const session = useSession()
@@ -41,9 +43,15 @@ export const Answers = ({ location }: PageProps) => {
     end_date: isDate(q.get("end"))
   }
   const page = Math.max(1, Number(q.get("page")) || 1)
+  const order = q.get("order") === "asc" ? "asc" : "desc"
   const answers = useLoad(
-    (signal) => session.client.get<Paginated<Response>>("/responses", { project: true, signal, query: { ...filters, page, per_page: 25 } }),
-    [JSON.stringify(filters), page]
+    (signal) =>
+      session.client.get<Paginated<Response>>("/responses", {
+        project: true,
+        signal,
+        query: { ...filters, sort_by: "collected_at", sort_order: order, page, per_page: 25 }
+      }),
+    [JSON.stringify(filters), order, page]
   )
   const lists = useLoad(
     () => Promise.all([data.monitors().catch(() => [] as ReadonlyArray<Monitor>), data.prompts().catch(() => [] as ReadonlyArray<Prompt>)]),
@@ -65,7 +73,7 @@ export const Answers = ({ location }: PageProps) => {
     },
     { label: "Platform", render: (row) => platformNames[row.platform] ?? row.platform },
     { label: "Country", render: (row) => row.country },
-    { label: "Collected", render: (row) => dateTime(row.collected_at) },
+    { label: "Collected", sortKey: "collected_at", render: (row) => dateTime(row.collected_at) },
     { label: "Status", render: (row) => <span class={`status status-${row.status}`}>{row.status}</span> }
   ]
 
@@ -116,10 +124,12 @@ export const Answers = ({ location }: PageProps) => {
       {answers.data === undefined ? answers.error === undefined && <Loading /> : (
         <section class="card">
           <DataTable
-            caption="Answers, oldest first"
+            caption={order === "asc" ? "Answers, oldest first" : "Answers, newest first"}
             columns={columns}
             rows={answers.data.data}
             rowKey={(row) => row.id}
+            sort={{ by: "collected_at", order }}
+            onSort={(sort) => navigate(withQuery(location, { order: sort.order === "asc" ? "asc" : undefined, page: undefined }), { replace: true })}
             empty="No answer matches these filters."
           />
           <Pager meta={answers.data.meta} onPage={(next) => navigate(withQuery(location, { page: next }), { replace: true })} label="Answer pages" />
