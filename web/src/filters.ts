@@ -57,7 +57,21 @@ export const analyticsQuery = (filters: Filters): Query => ({
   tags: filters.tags
 })
 
-export const readInterval = (query: URLSearchParams): Interval => {
+/** Past this many days, a time series is drawn by week unless the user asks otherwise: 90 daily points are noise. */
+export const WEEKLY_AFTER_DAYS = 60
+
+/** The days of the window, both ends included. */
+export const windowDays = (filters: Filters) => Math.round((Date.parse(filters.end) - Date.parse(filters.start)) / 86_400_000) + 1
+
+/** The interval the user chose (`interval`), or the readable one for the window: by day up to 60 days, by week past them. */
+export const readInterval = (query: URLSearchParams, filters: Filters): Interval => {
   const value = query.get("interval")
-  return (intervals as ReadonlyArray<string>).includes(value ?? "") ? value as Interval : "day"
+  if ((intervals as ReadonlyArray<string>).includes(value ?? "")) return value as Interval
+  return windowDays(filters) > WEEKLY_AFTER_DAYS ? "week" : "day"
+}
+
+/** The previous period of the window: as many days, right before it (docs/api.md). */
+export const previousPeriod = (filters: Filters) => {
+  const days = windowDays(filters)
+  return { start: addDays(filters.start, -days), end: addDays(filters.start, -1) }
 }

@@ -18,7 +18,8 @@ export interface Sort {
 
 /**
  * A table with a caption, right-aligned numbers and, for columns with a `sortKey`, header buttons that
- * sort (descending first, then ascending), announced through `aria-sort`.
+ * sort (descending first, then ascending), announced through `aria-sort` and shown by an arrow: ↓
+ * descending, ↑ ascending, ↕ sortable (not ▲ ▼: each mark of the dashboard means one thing).
  */
 export const DataTable = <Row,>(props: {
   readonly caption: ComponentChildren
@@ -30,9 +31,10 @@ export const DataTable = <Row,>(props: {
   readonly rowClass?: (row: Row) => string | undefined
   readonly empty?: ComponentChildren
   readonly captionHidden?: boolean
+  readonly class?: string
 }) => (
   <div class="table-wrap">
-    <table>
+    <table class={props.class}>
       <caption class={props.captionHidden === true ? "visually-hidden" : undefined}>{props.caption}</caption>
       <thead>
         <tr>
@@ -54,7 +56,7 @@ export const DataTable = <Row,>(props: {
                         props.onSort!({ by: column.sortKey!, order: sorted && props.sort!.order === "desc" ? "asc" : "desc" })}
                     >
                       {column.label}
-                      <span aria-hidden="true" class="sort-mark">{sorted ? (props.sort!.order === "asc" ? " ▲" : " ▼") : " ↕"}</span>
+                      <span aria-hidden="true" class="sort-mark">{sorted ? (props.sort!.order === "asc" ? " ↑" : " ↓") : " ↕"}</span>
                     </button>
                   )
                   : column.label}

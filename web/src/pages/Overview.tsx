@@ -2,13 +2,13 @@ import type { ComponentChildren } from "preact"
 import { useEffect, useMemo } from "preact/hooks"
 import type { Paginated } from "../api/types.ts"
 import { type BrandMetric, type BrandRow, type BrandSeries, brandMetrics, intervals } from "../api/types.ts"
-import { Change } from "../components/Change.tsx"
+import { Change, SignificanceKey } from "../components/Change.tsx"
 import { ChartCard } from "../components/ChartCard.tsx"
 import { type Column, DataTable } from "../components/DataTable.tsx"
 import { FilterBar } from "../components/FilterBar.tsx"
 import { ErrorNotice, Loading } from "../components/Notice.tsx"
 import { Pager } from "../components/Pager.tsx"
-import { type Line, TimeChart } from "../components/TimeChart.tsx"
+import { type Bounds, type Line, TimeChart } from "../components/TimeChart.tsx"
 import { WhiskerLegend, Whiskers } from "../components/Whiskers.tsx"
 import { analyticsQuery, readFilters, readInterval } from "../filters.ts"
 import { date, integer, number, percent } from "../format.ts"
@@ -17,6 +17,7 @@ import { useLoad } from "../load.ts"
 import { otherColor, otherDash, ownColor } from "../palette.ts"
 import { Link, navigate, withQuery } from "../router.tsx"
 import { projectData, useSession } from "../session-context.tsx"
+import { wilson } from "../stats.ts"
 
 const metricNames: Readonly<Record<BrandMetric, string>> = {
   visibility: "Visibility",
@@ -26,6 +27,17 @@ const metricNames: Readonly<Record<BrandMetric, string>> = {
 }
 
 const isProportion = (metric: BrandMetric) => metric === "visibility" || metric === "share_of_voice"
+
+/** The value axis of each measure: percentages and sentiment within 0–100, positions from 1 (named first). */
+const metricBounds: Readonly<Record<BrandMetric, Bounds>> = {
+  visibility: { min: 0, max: 100 },
+  share_of_voice: { min: 0, max: 100 },
+  average_position: { min: 1 },
+  average_sentiment: { min: 0, max: 100 }
+}
+
+/** Why a change is blank: the API gives none when either period has nothing to compare. */
+const noChange = "No change: the previous period (or this one) has nothing to compare with."
 
 const brandSorts = ["visibility", "share_of_voice", "average_position", "average_sentiment", "mentioned_count", "name"]
 
@@ -45,7 +57,8 @@ export const Overview = ({ location }: PageProps) => {
   const session = useSession()
   const data = projectData(session)
   const filters = readFilters(location.query)
-  const interval = readInterval(location.query)
+  const interval = readInterval(location.query, filters)
+  const bands = location.query.get("bands") === "1"
   const metricParam = location.query.get("metric") as BrandMetric | null
   const metric: BrandMetric = metricParam !== null && brandMetrics.includes(metricParam) ? metricParam : "visibility"
   const page = Math.max(1, Number(location.query.get("page")) || 1)
@@ -127,6 +140,7 @@ export const Overview = ({ location }: PageProps) => {
         <TrendCard
           series={trend.data}
           metric={metric}
+          bands={bands && isProportion(metric)}
           controls={
             <>
               <label class="field-inline">
@@ -141,6 +155,12 @@ export const Overview = ({ location }: PageProps) => {
                   {intervals.map((name) => <option key={name} value={name}>{name[0]!.toUpperCase() + name.slice(1)}</option>)}
                 </select>
               </label>
+              {isProportion(metric) && (
+                <label class="field-inline check" title="Each line's Wilson interval at 95%, bucket by bucket">
+                  <input type="checkbox" checked={bands} onChange={(event) => set({ bands: event.currentTarget.checked ? "1" : undefined })} />
+                  <span>95% bands</span>
+                </label>
+              )}
             </>
           }
         />
@@ -160,36 +180,41 @@ const OwnBrand = ({ row, loading }: { readonly row: BrandRow | null | undefined;
     )
   }
   return (
-    <section class="kpis" aria-label={`${row.brand.name}, the own brand`} id="own-brand">
-      <div class="kpi">
-        <h2>Visibility</h2>
-        <p class="kpi-value" data-measure="visibility">{percent(row.visibility)}</p>
-        <p class="kpi-ci">95%: {row.visibility_ci === null ? "—" : `${percent(row.visibility_ci.low)} – ${percent(row.visibility_ci.high)}`}</p>
-        <Change value={row.visibility_change} significant={row.visibility_change_significant} unit=" pp" />
+    <section class="kpis-block" aria-label={`${row.brand.name}, the own brand`} id="own-brand">
+      <div class="kpis">
+        <div class="kpi">
+          <h2>Visibility</h2>
+          <p class="kpi-value" data-measure="visibility">{percent(row.visibility)}</p>
+          <p class="kpi-ci">95%: {row.visibility_ci === null ? "—" : `${percent(row.visibility_ci.low)} – ${percent(row.visibility_ci.high)}`}</p>
+          <Change value={row.visibility_change} significant={row.visibility_change_significant} unit=" pp" blank={noChange} />
+        </div>
+        <div class="kpi">
+          <h2>Share of voice</h2>
+          <p class="kpi-value" data-measure="share_of_voice">{percent(row.share_of_voice)}</p>
+          <p class="kpi-ci">95%: {row.share_of_voice_ci === null ? "—" : `${percent(row.share_of_voice_ci.low)} – ${percent(row.share_of_voice_ci.high)}`}</p>
+          <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} unit=" pp" blank={noChange} />
+        </div>
+        <div class="kpi">
+          <h2>Average position</h2>
+          <p class="kpi-value" data-measure="average_position">{number(row.average_position)}</p>
+          <p class="kpi-ci">1 is named first</p>
+          <Change value={row.average_position_change} higherIsBetter={false} blank={noChange} />
+        </div>
+        <div class="kpi">
+          <h2>Average sentiment</h2>
+          <p class="kpi-value" data-measure="average_sentiment">{number(row.average_sentiment)}</p>
+          <p class="kpi-ci">0–100, 50 neutral</p>
+          <Change value={row.average_sentiment_change} blank={noChange} />
+        </div>
+        <div class="kpi">
+          <h2>Answers</h2>
+          <p class="kpi-value" data-measure="responses_count">{integer(row.responses_count)}</p>
+          <p class="kpi-ci">{row.brand.name} named in {integer(row.mentioned_count)}</p>
+        </div>
       </div>
-      <div class="kpi">
-        <h2>Share of voice</h2>
-        <p class="kpi-value" data-measure="share_of_voice">{percent(row.share_of_voice)}</p>
-        <p class="kpi-ci">95%: {row.share_of_voice_ci === null ? "—" : `${percent(row.share_of_voice_ci.low)} – ${percent(row.share_of_voice_ci.high)}`}</p>
-        <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} unit=" pp" />
-      </div>
-      <div class="kpi">
-        <h2>Average position</h2>
-        <p class="kpi-value" data-measure="average_position">{number(row.average_position)}</p>
-        <p class="kpi-ci">1 is named first</p>
-        <Change value={row.average_position_change} higherIsBetter={false} />
-      </div>
-      <div class="kpi">
-        <h2>Average sentiment</h2>
-        <p class="kpi-value" data-measure="average_sentiment">{number(row.average_sentiment)}</p>
-        <p class="kpi-ci">0–100, 50 neutral</p>
-        <Change value={row.average_sentiment_change} />
-      </div>
-      <div class="kpi">
-        <h2>Answers</h2>
-        <p class="kpi-value" data-measure="responses_count">{integer(row.responses_count)}</p>
-        <p class="kpi-ci">{row.brand.name} named in {integer(row.mentioned_count)}</p>
-      </div>
+      <p class="kpi-key">
+        Changes against the previous period of the same length, with their sign; <SignificanceKey id="own-brand-key" />.
+      </p>
     </section>
   )
 }
@@ -212,7 +237,7 @@ const brandColumns: ReadonlyArray<Column<BrandRow>> = [
   {
     label: "Change",
     numeric: true,
-    render: (row) => <span data-field="visibility_change"><Change value={row.visibility_change} significant={row.visibility_change_significant} /></span>
+    render: (row) => <span data-field="visibility_change"><Change value={row.visibility_change} significant={row.visibility_change_significant} blank={noChange} /></span>
   },
   { label: "Share of voice", numeric: true, sortKey: "share_of_voice", render: (row) => <span data-field="share_of_voice">{percent(row.share_of_voice)}</span> },
   { label: "95% interval ", numeric: true, render: (row) => <span data-field="share_of_voice_ci">{ci(row.share_of_voice_ci)}</span> },
@@ -221,7 +246,7 @@ const brandColumns: ReadonlyArray<Column<BrandRow>> = [
     numeric: true,
     render: (row) => (
       <span data-field="share_of_voice_change">
-        <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} />
+        <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} blank={noChange} />
       </span>
     )
   },
@@ -271,7 +296,7 @@ const BrandsCard = ({ answer, sort, onSort, onPage }: {
       table={
         <>
           <DataTable
-            caption="Brands over the period, with 95% intervals and changes against the previous period"
+            caption={<>Brands over the period, with 95% intervals and changes against the previous period (in percentage points; <SignificanceKey />)</>}
             columns={brandColumns}
             rows={rows}
             rowKey={(row) => row.brand.id}
@@ -287,16 +312,22 @@ const BrandsCard = ({ answer, sort, onSort, onPage }: {
   )
 }
 
-const TrendCard = ({ series, metric, controls }: {
+const TrendCard = ({ series, metric, bands, controls }: {
   readonly series: BrandSeries
   readonly metric: BrandMetric
+  readonly bands: boolean
   readonly controls: ComponentChildren
 }) => {
   const unit = isProportion(metric) ? "%" : ""
+  // Each point's interval from its own counts, as the API computes a period's (web/src/stats.ts).
+  const intervalsOf = useMemo(
+    () => series.series.map((item) => item.data.map((point) => (point.total === undefined || point.total === null ? null : wilson(point.count ?? 0, point.total)))),
+    [series]
+  )
   const timestamps = useMemo(() => series.series[0]?.data.map((point) => point.timestamp) ?? [], [series])
   const lines = useMemo<ReadonlyArray<Line>>(() => {
     let index = 0
-    return series.series.map((item) => {
+    return series.series.map((item, line) => {
       const own = item.brand.is_own
       const position = own ? 0 : index++
       return {
@@ -304,10 +335,11 @@ const TrendCard = ({ series, metric, controls }: {
         color: own ? ownColor : otherColor(position),
         width: own ? 3.5 : 2,
         ...(own ? {} : { dash: otherDash(position) }),
-        values: item.data.map((point) => point.value)
+        values: item.data.map((point) => point.value),
+        ...(isProportion(metric) ? { bands: intervalsOf[line]! } : {})
       }
     })
-  }, [series])
+  }, [series, intervalsOf, metric])
   const title = `${metricNames[metric]} by ${series.interval}`
   return (
     <ChartCard
@@ -316,11 +348,21 @@ const TrendCard = ({ series, metric, controls }: {
       controls={controls}
       chart={series.series.length === 0
         ? <p class="empty">No brand was named in this period.</p>
-        : <TimeChart label={`${title}: own brand against the top competitors`} timestamps={timestamps} lines={lines} unit={unit} />}
+        : (
+          <TimeChart
+            label={`${title}: own brand against the top competitors`}
+            timestamps={timestamps}
+            interval={series.interval}
+            lines={lines}
+            unit={unit}
+            bounds={metricBounds[metric]}
+            showBands={bands}
+          />
+        )}
       table={
         <div class="table-wrap">
           <table>
-            <caption>{title} (each bucket starts on the date shown, UTC)</caption>
+            <caption>{title} (each bucket starts on the date shown, UTC){bands ? "; each value with its 95% interval" : ""}</caption>
             <thead>
               <tr>
                 <th scope="col">{series.interval[0]!.toUpperCase() + series.interval.slice(1)} of</th>
@@ -331,12 +373,13 @@ const TrendCard = ({ series, metric, controls }: {
               {timestamps.map((timestamp, row) => (
                 <tr key={timestamp}>
                   <th scope="row">{date(timestamp)}</th>
-                  {series.series.map((item) => {
+                  {series.series.map((item, column) => {
                     const point = item.data[row]
                     return (
                       <td key={item.brand.id} class="num">
                         {unit === "%" ? percent(point?.value ?? null) : number(point?.value ?? null)}
                         {point?.total !== undefined && point.total !== null && <span class="muted"> ({integer(point.count)}/{integer(point.total)})</span>}
+                        {bands && intervalsOf[column]?.[row] && <span class="muted block">95%: {percent(intervalsOf[column]![row]!.low)} – {percent(intervalsOf[column]![row]!.high)}</span>}
                       </td>
                     )
                   })}
