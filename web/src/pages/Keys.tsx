@@ -1,4 +1,5 @@
 import { useRef, useState } from "preact/hooks"
+import { abilitiesInWords, abilityInWords } from "../abilities.ts"
 import { ApiError } from "../api/client.ts"
 import type { ApiKey, Data, Paginated } from "../api/types.ts"
 import { ConfirmButton } from "../components/Confirm.tsx"
@@ -52,7 +53,7 @@ export const Keys = ({ location }: PageProps) => {
     { label: "Prefix", render: (key) => <code>{key.prefix}…</code> },
     {
       label: "Abilities",
-      render: (key) => <span class="abilities" title={key.abilities.join(", ")}>{key.abilities.includes("*") ? "all (*)" : key.abilities.join(", ")}</span>
+      render: (key) => <span class="abilities">{abilitiesInWords(key.abilities)}</span>
     },
     { label: "Projects", render: (key) => (key.project_ids === null ? "all" : key.project_ids.map(projectName).join(", ")) },
     { label: "Expires", render: (key) => (key.expires_at === null ? "never" : date(key.expires_at)) },
@@ -181,7 +182,7 @@ const CreateKey = ({ onCreated }: { readonly onCreated: (key: Created) => void }
         <CheckGroup
           id="key-abilities"
           legend="Abilities (those of your key)"
-          options={session.me.abilities.map((ability) => ({ value: ability, label: ability }))}
+          options={session.me.abilities.map((ability) => ({ value: ability, label: abilityInWords(ability) }))}
           selected={abilities}
           onChange={setAbilities}
           errors={errorsFor(errors, "abilities")}
@@ -194,18 +195,27 @@ const CreateKey = ({ onCreated }: { readonly onCreated: (key: Created) => void }
         </div>
         <fieldset class={errorsFor(errors, "project_ids").length > 0 ? "field field-invalid" : "field"}>
           <legend>Projects</legend>
-          <label class="check"><input type="radio" name="key-scope" checked={scope === "all"} onChange={() => setScope("all")} /> Every project of the organization</label>
-          <label class="check"><input type="radio" name="key-scope" checked={scope === "some"} onChange={() => setScope("some")} /> Only these:</label>
-          {scope === "some" && (
-            <CheckGroup
-              id="key-projects"
-              legend="Projects the key may act in"
-              options={session.me.projects.map((project) => ({ value: String(project.id), label: project.name }))}
-              selected={projects}
-              onChange={setProjects}
-              errors={[]}
-            />
-          )}
+          <div class="choices">
+            <label class="check"><input type="radio" name="key-scope" checked={scope === "all"} onChange={() => setScope("all")} /> Every project of the organization</label>
+            <label class="check"><input type="radio" name="key-scope" checked={scope === "some"} onChange={() => setScope("some")} /> Only these:</label>
+            {scope === "some" && (
+              <div class="checks sub-choices" id="key-projects-list" role="group" aria-label="Projects the key may act in">
+                {session.me.projects.map((project) => (
+                  <label key={project.id} class="check">
+                    <input
+                      type="checkbox"
+                      name="key-projects"
+                      value={String(project.id)}
+                      checked={projects.includes(String(project.id))}
+                      onChange={(event) =>
+                        setProjects(event.currentTarget.checked ? [...projects, String(project.id)] : projects.filter((id) => id !== String(project.id)))}
+                    />
+                    {project.name}
+                  </label>
+                ))}
+              </div>
+            )}
+          </div>
           {errorsFor(errors, "project_ids").length > 0 && (
             <ul class="field-errors">{errorsFor(errors, "project_ids").map((message) => <li key={message}>{message}</li>)}</ul>
           )}

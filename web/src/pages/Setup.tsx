@@ -145,6 +145,7 @@ const Brands = ({ location }: PageProps) => {
   const project: Project | null = lists.data?.[1] ?? null
   const [failure, setFailure] = useState<ApiError | undefined>(undefined)
   const Form = useMemo(() => (props: FormProps<Brand>) => <BrandForm {...props} segments={segments} />, [lists.data])
+  const isOwn = (brand: Brand) => brand.is_own ?? project?.brand_id === brand.id
   const makeOwn = async (brand: Brand | null, reload: () => void) => {
     setFailure(undefined)
     try {
@@ -179,11 +180,15 @@ const Brands = ({ location }: PageProps) => {
             ? <button type="button" onClick={() => makeOwn(null, reload)} aria-label={`Unset ${brand.name} as the own brand`}>Unset own</button>
             : <button type="button" onClick={() => makeOwn(brand, reload)} aria-label={`Make ${brand.name} the own brand`}>Make own</button>)}
         columns={[
+          { label: "Name", render: (brand) => brand.name },
           {
-            label: "Name",
-            render: (brand) => <>{brand.name}{project?.brand_id === brand.id && <span class="badge badge-own">own brand</span>}</>
+            // The own brand is said to be one (the API's is_own), whatever its classification for counting.
+            label: "Classification",
+            render: (brand) =>
+              isOwn(brand)
+                ? <><span class="badge badge-own badge-inline">own brand</span>{brand.classification === "ignored" && <span class="muted"> (ignored: not counted)</span>}</>
+                : brand.classification
           },
-          { label: "Classification", render: (brand) => brand.classification },
           { label: "Aliases", render: (brand) => brand.aliases.join(", ") },
           { label: "Domains", render: (brand) => brand.domains.join(", ") },
           {

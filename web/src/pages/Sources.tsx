@@ -9,7 +9,7 @@ import { FilterBar } from "../components/FilterBar.tsx"
 import { ErrorNotice, Loading } from "../components/Notice.tsx"
 import { Pager } from "../components/Pager.tsx"
 import { type Line, TimeChart } from "../components/TimeChart.tsx"
-import { analyticsQuery, readFilters, readInterval } from "../filters.ts"
+import { analyticsQuery, previousPeriod, readFilters, readInterval } from "../filters.ts"
 import { date, integer, number } from "../format.ts"
 import type { PageProps } from "../Layout.tsx"
 import { useLoad } from "../load.ts"
@@ -17,6 +17,11 @@ import { otherColor, otherDash } from "../palette.ts"
 import { navigate, withQuery } from "../router.tsx"
 import { useSession } from "../session-context.tsx"
 
+/**
+ * The sorts a header may ask for. "Share of answers" sorts by `used_count`, the count it is made of: every
+ * row shares one denominator (the answers of the period), so the order is the exact percentages', where
+ * the API's `used_percentage` sorts the whole percent shown, its ties by name.
+ */
 const measureSorts = [
   "used_count",
   "used_count_change",
@@ -28,31 +33,42 @@ const measureSorts = [
   "last_seen_on"
 ]
 
-/** The measures of a source or URL row, in the API's order. */
-const measureColumns = <Row extends SourceRow | SourceUrlRow>(): ReadonlyArray<Column<Row>> => [
-  { label: "Answers citing", numeric: true, sortKey: "used_count", render: (row) => integer(row.used_count) },
-  { label: "Change", numeric: true, sortKey: "used_count_change", render: (row) => <Change value={row.used_count_change} digits={0} /> },
-  { label: "Share of answers", numeric: true, sortKey: "used_percentage", render: (row) => `${row.used_percentage}%` },
-  { label: "Change ", numeric: true, sortKey: "used_percentage_change", render: (row) => <Change value={row.used_percentage_change} digits={0} unit=" pp" /> },
-  { label: "Citations per answer", numeric: true, sortKey: "average_citations", render: (row) => number(row.average_citations) },
-  { label: "Change  ", numeric: true, sortKey: "average_citations_change", render: (row) => <Change value={row.average_citations_change} /> },
-  { label: "First seen", sortKey: "first_seen_on", render: (row) => date(row.first_seen_on) },
-  { label: "Last seen", sortKey: "last_seen_on", render: (row) => date(row.last_seen_on) }
+/** Why a change is blank when the previous period holds no answer: the API's would be the whole value, as if new. */
+const noPrevious = "No answer in the previous period: nothing to compare with."
+
+/**
+ * The measures of a source or URL row, in the API's order. With `previousEmpty` (the previous period
+ * holds no answer under these filters), changes are blank, as the brands' are: against nothing, the
+ * API's change would be the whole value.
+ */
+const measureColumns = <Row extends SourceRow | SourceUrlRow>(previousEmpty: boolean): ReadonlyArray<Column<Row>> => {
+  const change = (value: number, props: { digits?: number; unit?: string }) =>
+    <Change value={previousEmpty ? null : value} blank={noPrevious} {...props} />
+  return [
+    { label: "Answers citing", numeric: true, sortKey: "used_count", render: (row) => integer(row.used_count) },
+    { label: "Change", numeric: true, sortKey: "used_count_change", render: (row) => change(row.used_count_change, { digits: 0 }) },
+    { label: "Share of answers", numeric: true, sortKey: "used_count", render: (row) => `${row.used_percentage}%` },
+    { label: "Change ", numeric: true, sortKey: "used_percentage_change", render: (row) => change(row.used_percentage_change, { digits: 0, unit: " pp" }) },
+    { label: "Citations per answer", numeric: true, sortKey: "average_citations", render: (row) => number(row.average_citations) },
+    { label: "Change  ", numeric: true, sortKey: "average_citations_change", render: (row) => change(row.average_citations_change, {}) },
+    { label: "First seen", sortKey: "first_seen_on", class: "date", render: (row) => date(row.first_seen_on) },
+    { label: "Last seen", sortKey: "last_seen_on", class: "date", render: (row) => date(row.last_seen_on) }
+  ]
+}
+
+const sourceColumns = (previousEmpty: boolean): ReadonlyArray<Column<SourceRow>> => [
+  { label: "Domain", sortKey: "domain", class: "name", render: (row) => row.source.domain },
+  ...measureColumns<SourceRow>(previousEmpty)
 ]
 
-const sourceColumns: ReadonlyArray<Column<SourceRow>> = [
-  { label: "Domain", sortKey: "domain", render: (row) => row.source.domain },
-  ...measureColumns<SourceRow>()
-]
-
-const urlColumns: ReadonlyArray<Column<SourceUrlRow>> = [
+const urlColumns = (previousEmpty: boolean): ReadonlyArray<Column<SourceUrlRow>> => [
   {
     label: "URL",
     sortKey: "url",
     class: "url",
     render: (row) => <a href={row.source_url.url} target="_blank" rel="noopener noreferrer nofollow">{row.source_url.url}</a>
   },
-  ...measureColumns<SourceUrlRow>()
+  ...measureColumns<SourceUrlRow>(previousEmpty)
 ]
 
 /**
@@ -62,11 +78,11 @@ const urlColumns: ReadonlyArray<Column<SourceUrlRow>> = [
 export const Sources = ({ location }: PageProps) => {
   const session = useSession()
   const filters = readFilters(location.query)
-  const interval = readInterval(location.query)
+  const interval = readInterval(location.query, filters)
   const view = location.query.get("view") === "urls" ? "urls" : "domains"
   const nameKey = view === "urls" ? "url" : "domain"
   const requested = location.query.get("sort") ?? ""
-  const sortBy = measureSorts.includes(requested) || requested === nameKey ? requested : "used_percentage"
+  const sortBy = measureSorts.includes(requested) || requested === nameKey ? requested : "used_count"
   const order = location.query.get("order") === "asc" ? "asc" : "desc"
   const page = Math.max(1, Number(location.query.get("page")) || 1)
   const query = analyticsQuery(filters)
@@ -91,6 +107,19 @@ export const Sources = ({ location }: PageProps) => {
       }).then((answer) => answer.data),
     [window, interval]
   )
+  // Whether the previous period holds any answer under these filters: its analyzed answers, counted by
+  // the list of responses (same window rules and filters). Without `responses:read`, unknown: changes shown.
+  const previous = previousPeriod(filters)
+  const previousAnswers = useLoad(
+    (signal) =>
+      session.client.get<Paginated<unknown>>("/responses", {
+        project: true,
+        signal,
+        query: { ...query, start_date: previous.start, end_date: previous.end, status: "analyzed", per_page: 1 }
+      }).then((answer) => answer.meta.total),
+    [window]
+  )
+  const previousEmpty = previousAnswers.data === 0
   const set = (changes: Record<string, string | number | undefined>) => navigate(withQuery(location, changes), { replace: true })
   const onSort = (sort: Sort) => set({ sort: sort.by, order: sort.order, page: undefined })
 
@@ -106,14 +135,19 @@ export const Sources = ({ location }: PageProps) => {
             <button type="button" aria-pressed={view === "urls"} onClick={() => set({ view: "urls", sort: undefined, order: undefined, page: undefined })}>URLs</button>
           </div>
         </header>
+        <p class="card-note">
+          Changes compare with the previous period, {previous.start} to {previous.end} (UTC).
+          {previousEmpty && " There is no answer in the previous period, so no change is shown."}
+        </p>
         {table.error !== undefined && <ErrorNotice error={table.error} what="read the sources" />}
         {table.data === undefined ? table.error === undefined && <Loading /> : (
           <>
             {table.data.view === "urls"
               ? (
                 <DataTable
-                  caption="URLs cited in the period; changes against the previous period"
-                  columns={urlColumns}
+                  class="sources-table"
+                  caption="URLs cited in the period, with their changes"
+                  columns={urlColumns(previousEmpty)}
                   rows={table.data.answer.data as ReadonlyArray<SourceUrlRow>}
                   rowKey={(row) => row.source_url.id}
                   sort={{ by: sortBy, order }}
@@ -123,8 +157,9 @@ export const Sources = ({ location }: PageProps) => {
               )
               : (
                 <DataTable
-                  caption="Domains cited in the period; changes against the previous period"
-                  columns={sourceColumns}
+                  class="sources-table"
+                  caption="Domains cited in the period, with their changes"
+                  columns={sourceColumns(previousEmpty)}
                   rows={table.data.answer.data as ReadonlyArray<SourceRow>}
                   rowKey={(row) => row.source.id}
                   sort={{ by: sortBy, order }}
@@ -174,7 +209,7 @@ const UsageCard = ({ usage, controls }: { readonly usage: UrlSeries; readonly co
       note={<p class="card-note">Share of the answers of each {usage.interval} citing the URL.</p>}
       chart={usage.series.length === 0
         ? <p class="empty">Nothing was cited in this period.</p>
-        : <TimeChart label="Share of answers citing each of the most cited URLs, over time" timestamps={timestamps} lines={lines} />}
+        : <TimeChart label="Share of answers citing each of the most cited URLs, over time" timestamps={timestamps} interval={usage.interval} lines={lines} />}
       table={
         <div class="table-wrap">
           <table>
