@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { buildWeb } from "../../scripts/build-web.ts"
+import { wilson } from "../../src/Analytics/Statistics.ts"
 import { type Browser, chromiumPath, launchBrowser, missingChromium } from "./support/browser.ts"
 import { type Seeded, seedProject } from "./support/seed.ts"
 import { type RealServer, startRealServer } from "./support/server.ts"
@@ -122,8 +123,8 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
 
     // The whisker charts draw every brand, the own one highlighted; significant changes are marked.
     const labels = await page.locator("#brands .whiskers").first().locator("text.label").allTextContents()
-    expect(labels.map((label) => label.replace(/ [▲▼]$/, ""))).toEqual(rows.map((row) => row.brand.name))
-    for (const [index, row] of rows.entries()) expect(/[▲▼]$/.test(labels[index]!)).toBe(row.visibility_change_significant)
+    expect(labels.map((label) => label.replace(/ ✱$/, ""))).toEqual(rows.map((row) => row.brand.name))
+    for (const [index, row] of rows.entries()) expect(/ ✱$/.test(labels[index]!)).toBe(row.visibility_change_significant)
     expect(await page.locator("#brands .whiskers").first().locator("g.row.own text.label").textContent()).toContain(own.brand.name)
 
     // The table view holds the same numbers as the API.
@@ -168,6 +169,104 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     expect(await brandsTable(page)).toEqual(rows.map(expectedRow))
   })
 
+  it("draws the trend on honest axes: percentages within 0–100%, buckets labelled by their ISO date, never by the hour", async () => {
+    for (const [days, metric] of [[30, "visibility"], [30, "share_of_voice"], [30, "average_sentiment"], [7, "visibility"]] as const) {
+      await page.goto(`${server.baseUrl}/?days=${days}&metric=${metric}`)
+      await overviewReady()
+      const chart = await trendChart(page)
+      const series = (await api(`/analytics/brands/time-series?start_date=${day(1 - days)}&end_date=${day(0)}&interval=day&metric=${metric}&top_n=5`)).body.data
+      const buckets = (series.series[0].data as Array<any>).map((point) => point.timestamp.slice(0, 10))
+      // Both ends of the value axis within 0–100 (a percentage, or sentiment's 0–100 scale), from 0.
+      expect(chart.y, `${days} days, ${metric}`).toEqual([0, expect.any(Number)])
+      expect(chart.y[1], `${days} days, ${metric}`).toBeLessThanOrEqual(100)
+      expect(chart.yLabels.every((label) => Number.parseFloat(label) <= 100), chart.yLabels.join(" ")).toBe(true)
+      // Every time tick is a bucket's date, written as the rest of the page writes dates.
+      expect(chart.xLabels.length).toBeGreaterThan(1)
+      for (const label of chart.xLabels) expect(buckets, `${days} days: ${chart.xLabels.join(" ")}`).toContain(label)
+    }
+  })
+
+  it("picks weekly buckets past 60 days, which the user can change, and draws each series' 95% band on request", async () => {
+    await page.goto(`${server.baseUrl}/?days=90`)
+    await overviewReady()
+    expect(await page.inputValue("#trend label:has(> span:text-is('Interval')) select")).toBe("week")
+    const weekly = (await api(`/analytics/brands/time-series?start_date=${day(-89)}&end_date=${day(0)}&interval=week&metric=visibility&top_n=5`)).body.data
+    await page.click("#trend button:text-is('Table')")
+    expect(await page.locator("#trend thead th").first().textContent()).toBe("Week of")
+    expect(await page.locator("#trend tbody th").allTextContents()).toEqual(weekly.series[0].data.map((point: any) => point.timestamp.slice(0, 10)))
+    await page.click("#trend button:text-is('Chart')")
+    // The user's choice wins, and stays in the address.
+    await page.selectOption("#trend label:has(> span:text-is('Interval')) select", "day")
+    await page.waitForURL(/interval=day/)
+    await overviewReady()
+    await expect.poll(async () => (await trendChart(page)).buckets).toBe(90)
+
+    // The bands: each series' Wilson interval at 95% on every bucket, as the API computes it for a period.
+    await page.goto(`${server.baseUrl}/?days=30`)
+    await overviewReady()
+    expect((await trendChart(page)).bands).toBe(0)
+    await page.check("#trend label:has-text('95% bands') input")
+    await expect.poll(async () => (await trendChart(page)).bands).toBe(5)
+    const series = (await api(`/analytics/brands/time-series?start_date=${day(-29)}&end_date=${day(0)}&interval=day&metric=visibility&top_n=5`)).body.data.series as Array<any>
+    const own = series.find((item) => item.brand.is_own)
+    await page.click("#trend button:text-is('Table')")
+    const first = await page.locator("#trend tbody tr").first().locator("td").first().textContent() ?? ""
+    const point = own.data[0]
+    const band = wilson(point.count, point.total)!
+    expect(first).toContain(`${point.value.toFixed(2)}%`)
+    expect(first).toContain(`95%: ${band.low.toFixed(2)}% – ${band.high.toFixed(2)}%`)
+    await page.click("#trend button:text-is('Chart')")
+  })
+
+  it("marks a significant change with one mark that means only that, explained where it shows; ▲ ▼ are gone", async () => {
+    await page.goto(`${server.baseUrl}/?days=30`)
+    await overviewReady()
+    const rows = (await api(`/analytics/brands?start_date=${day(-29)}&end_date=${day(0)}&sort_by=visibility&sort_order=desc&per_page=25`)).body.data as Array<any>
+    const own = rows.find((row) => row.brand.is_own)
+    // The cards: the change with its sign; the mark only where the API's test says significant, and its key beside them.
+    expect(await page.locator('#own-brand .kpi:has(h2:text-is("Visibility")) .change').textContent()).toMatch(own.visibility_change > 0 ? /^\+/ : /^−/)
+    expect(await page.locator('#own-brand .kpi:has(h2:text-is("Visibility")) .significance').count()).toBe(own.visibility_change_significant ? 1 : 0)
+    expect(await page.locator('#own-brand .kpi:has(h2:text-is("Average position")) .significance').count()).toBe(0)
+    expect(await page.textContent("#own-brand-key")).toContain("✱ significant change against the previous period")
+    expect(await page.textContent("#brands .whisker-legend")).toContain("✱ after a name: significant change against the previous period")
+    // The table: the same mark in the change cells, its meaning in the caption; sorted headers say their order otherwise.
+    await page.click("#brands button:text-is('Table')")
+    const marks = await page.locator("#brands tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => tr.querySelector('[data-field="visibility_change"]')?.textContent?.includes("✱") ?? false)
+    )
+    expect(marks).toEqual(rows.map((row) => row.visibility_change_significant))
+    expect(await page.textContent("#brands caption")).toContain("✱")
+    expect(await page.textContent("#brands thead th[aria-sort]")).toMatch(/↓$/)
+    expect(await page.textContent("main")).not.toMatch(/[▲▼]/)
+    await page.click("#brands button:text-is('Chart')")
+    expect(await page.textContent("main")).not.toMatch(/[▲▼]/)
+  })
+
+  it("draws the brand intervals readably on a 390 px screen", async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    try {
+      await page.goto(`${server.baseUrl}/?days=30`)
+      await overviewReady()
+      const sizes = await page.locator("#brands .whiskers svg").evaluateAll((svgs) =>
+        svgs.map((svg) => ({
+          right: svg.getBoundingClientRect().right,
+          labels: Array.from(svg.querySelectorAll("text.label")).map((text) => text.getBoundingClientRect().height),
+          ticks: Array.from(svg.querySelectorAll(".tick text")).map((text) => text.getBoundingClientRect().height)
+        }))
+      )
+      expect(sizes.length).toBe(2)
+      for (const size of sizes) {
+        expect(size.right).toBeLessThanOrEqual(390)
+        // Text drawn at least 12 px high (a 12.5 px font): no longer shrunk with the drawing.
+        expect(Math.min(...size.labels)).toBeGreaterThanOrEqual(12)
+        expect(Math.min(...size.ticks)).toBeGreaterThanOrEqual(11)
+      }
+      await shoot("overview-narrow")
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 900 })
+    }
+  })
+
   it("lists prompts with the own brand's visibility and top competitor, missing prompts first, as the API does", async () => {
     await page.click("nav.sidenav a:text-is('Prompts')")
     await page.waitForSelector("main h1:text('Prompts')")
@@ -185,20 +284,37 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     await shoot("prompts")
   })
 
-  it("sorts the sources by a column with the API's sort, and shows the URLs and their usage over time", async () => {
+  it("sorts the sources by a column with the API's sort, the share of answers by its count, and shows the URLs and their usage over time", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 })
     await page.click("nav.sidenav a:text-is('Sources')")
     await page.waitForSelector("main h1:text('Sources')")
-    await page.click("section[aria-labelledby=sources-title] thead button:has-text('Answers citing')")
-    await page.waitForURL(/sort=used_count/)
-    const rows = (await api(`/analytics/sources?start_date=${day(-29)}&end_date=${day(0)}&sort_by=used_count&sort_order=desc&per_page=25`)).body.data as Array<any>
     const table = "section[aria-labelledby=sources-title] table"
-    await expect.poll(() => page.locator(`${table} tbody tr th`).allTextContents(), { timeout: 10_000 }).toEqual(rows.map((row) => row.source.domain))
+    const domains = () => page.locator(`${table} tbody tr th`).allTextContents()
+    const sources = async (order: string) =>
+      (await api(`/analytics/sources?start_date=${day(-29)}&end_date=${day(0)}&sort_by=used_count&sort_order=${order}&per_page=25`)).body.data as Array<any>
+    // The share of answers sorts by the count it is made of, not by its rounded whole percent.
+    const descending = await sources("desc")
+    await expect.poll(domains, { timeout: 10_000 }).toEqual(descending.map((row) => row.source.domain))
+    expect(await page.getAttribute(`${table} thead th:has-text('Share of answers')`, "aria-sort")).toBe("descending")
+    await page.click(`${table} thead button:has-text('Share of answers')`)
+    await page.waitForURL(/sort=used_count&order=asc/)
+    const ascending = await sources("asc")
+    await expect.poll(domains, { timeout: 10_000 }).toEqual(ascending.map((row) => row.source.domain))
+    const counts = ascending.map((row) => row.used_count)
+    expect(counts).toEqual([...counts].sort((a, b) => a - b))
+    await page.click(`${table} thead button:has-text('Answers citing')`)
+    await page.waitForURL(/sort=used_count&order=desc/)
+    await expect.poll(domains, { timeout: 10_000 }).toEqual(descending.map((row) => row.source.domain))
     expect(await page.getAttribute(`${table} thead th:has-text('Answers citing')`, "aria-sort")).toBe("descending")
+    // At 1440 px every column is in view, "Last seen" included: nothing to scroll sideways.
+    await fitsItsCard(page, "Last seen")
     await page.waitForSelector("#usage .timechart[data-drawn]")
     await shoot("sources")
     await page.click("main button:text-is('URLs')")
     await page.waitForURL(/view=urls/)
     await page.waitForSelector("section[aria-labelledby=sources-title] tbody tr .url a")
+    await fitsItsCard(page, "Last seen")
+    await page.setViewportSize({ width: 1366, height: 900 })
   })
 
   it("opens an answer: its text with the brands it names marked and its citations numbered and linked", async () => {
@@ -206,10 +322,21 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     await page.waitForSelector("main h1:text('Answers')")
     await page.selectOption("form.filters label:has(> span:text-is('Platform')) select", "perplexity")
     await page.waitForURL(/platform=perplexity/)
-    const listed = (await api("/responses?platform=perplexity&per_page=25")).body
+    // Newest first, as the API lists them when asked.
+    const listed = (await api("/responses?platform=perplexity&per_page=25&sort_by=collected_at&sort_order=desc")).body
     await expect.poll(() => page.textContent(".pager-range")).toBe(`1–25 of ${listed.meta.total.toLocaleString("en-US")}`)
-    expect(await page.locator("main table tbody tr").count()).toBe(25)
+    const shownIds = () => page.locator("a.answer-link").evaluateAll((links) => links.map((link) => Number(link.getAttribute("href")!.split("/").pop())))
+    expect(await shownIds()).toEqual(listed.data.map((row: any) => row.id))
+    expect(await page.getAttribute("main thead th:has-text('Collected')", "aria-sort")).toBe("descending")
     await shoot("answers")
+    // The sort control: oldest first, then back.
+    await page.click("main thead button:has-text('Collected')")
+    await page.waitForURL(/order=asc/)
+    const oldest = (await api("/responses?platform=perplexity&per_page=25&sort_by=collected_at&sort_order=asc")).body.data
+    await expect.poll(shownIds).toEqual(oldest.map((row: any) => row.id))
+    await page.click("main thead button:has-text('Collected')")
+    await page.waitForURL((url) => url.searchParams.get("order") !== "asc")
+    await expect.poll(shownIds).toEqual(listed.data.map((row: any) => row.id))
     await page.locator("a.answer-link").first().click()
     await page.waitForSelector("#answer-text")
     const id = Number(new URL(page.url()).pathname.split("/").pop())
@@ -231,6 +358,94 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     }
     expect(await page.locator("table:has(caption:text('Brands named')) tbody tr").count()).toBe(mentions.length)
     await shoot("answer")
+  })
+
+  describe("a project with a single answer, written in markdown with hostile bits", () => {
+    let sparse: number
+    let answerId: number
+
+    beforeAll(async () => {
+      const call = async (method: string, path: string, body: unknown, project?: number) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+        if (project !== undefined) headers["service-project-id"] = String(project)
+        const response = await fetch(`${server.baseUrl}/api/v1${path}`, { method, headers, body: JSON.stringify(body) })
+        const text = await response.text()
+        if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
+        return text === "" ? undefined : JSON.parse(text).data
+      }
+      sparse = (await call("POST", "/projects", { name: "Sparse Dental" })).id
+      const own = (await call("POST", "/brands", { name: "Acme CRM", domains: ["acme-crm.example"] }, sparse)).id
+      await call("POST", "/brands", { name: "Zoho CRM" }, sparse)
+      await call("PATCH", `/projects/${sparse}`, { brand_id: own })
+      const monitor = (await call("POST", "/monitors", { name: "Dental US", country: "US", platforms: ["chatgpt"] }, sparse)).id
+      const prompt = (await call("POST", "/prompts", { monitor_id: monitor, text: "Best CRM for a dental practice?" }, sparse)).id
+      answerId = (await call("POST", "/responses", { prompt_id: prompt, platform: "chatgpt", text: hostileAnswer, citations: ["https://acme-crm.example/dentists"] }, sparse)).id
+      await page.evaluate((id) => sessionStorage.setItem("bvm.project", String(id)), sparse)
+    })
+
+    afterAll(async () => {
+      await page.evaluate((id) => sessionStorage.setItem("bvm.project", String(id)), seeded.projectId)
+      await page.goto(`${server.baseUrl}/`)
+      await overviewReady()
+    })
+
+    it("keeps the trend's axis within 100% and its lone point inside the plot", async () => {
+      await page.goto(`${server.baseUrl}/?days=30`)
+      await overviewReady()
+      expect(await page.textContent('#own-brand [data-measure="visibility"]')).toBe("100.00%")
+      const chart = await trendChart(page)
+      expect(chart.y).toEqual([0, 100])
+      // The last bucket (today, the only answer) sits inside the plot, not on its edge.
+      expect(chart.x[1]).toBeGreaterThan(Date.parse(`${day(0)}T00:00:00.000Z`) / 1000)
+    })
+
+    it("leaves a source's changes blank when the previous period holds no answer, as the brands' are", async () => {
+      await page.goto(`${server.baseUrl}/sources?days=30`)
+      const row = "section[aria-labelledby=sources-title] tbody tr:has(th:text-is('acme-crm.example'))"
+      await page.waitForSelector(row)
+      const cells = await page.locator(`${row} td`).allTextContents()
+      // Answers citing, its change, share, its change, citations per answer, its change, first and last seen.
+      expect(cells.slice(0, 6)).toEqual(["1", "—", "100%", "—", "1.00", "—"])
+      expect(await page.textContent("section[aria-labelledby=sources-title] .card-note")).toContain("no answer in the previous period")
+      // The brands' changes, for the same reason.
+      await page.goto(`${server.baseUrl}/?days=30`)
+      await overviewReady()
+      expect(await page.textContent('#own-brand .kpi:has(h2:text-is("Visibility")) .change')).toBe("—")
+    })
+
+    it("renders an answer's markdown, in its text and its snippet, with raw HTML and script links left inert", async () => {
+      await page.goto(`${server.baseUrl}/answers`)
+      await page.waitForSelector("a.answer-link")
+      const snippet = await page.textContent("main tbody .excerpt") ?? ""
+      expect(snippet).toMatch(/^Zoho CRM and Acme CRM are both good/)
+      expect(snippet).not.toContain("**")
+      await page.click("a.answer-link")
+      await page.waitForSelector("#answer-text")
+      expect(new URL(page.url()).pathname).toBe(`/answers/${answerId}`)
+      const text = "#answer-text"
+      // Markdown drawn: emphasis, a list, inline code, a table; brand names still marked inside them.
+      expect(await page.locator(`${text} strong`).first().textContent()).toBe("Zoho CRM")
+      expect(await page.locator(`${text} strong mark`).count()).toBe(1)
+      expect(await page.locator(`${text} ol > li`).count()).toBe(2)
+      expect(await page.locator(`${text} em mark.mark-own`).textContent()).toBe("Acme CRM")
+      expect(await page.locator(`${text} code`).first().textContent()).toBe("Zoho CRM")
+      expect(await page.locator(`${text} table td`).allTextContents()).toEqual(["Acme CRM", "$20"])
+      // The cited link, numbered.
+      expect(await page.getAttribute(`${text} a:has-text('their page')`, "href")).toBe("https://acme-crm.example/dentists")
+      expect(await page.locator(`${text} a:has-text('their page') + sup`).textContent()).toBe("[1]")
+      // Raw HTML is shown as the text it is, never made into elements.
+      expect(await page.locator(`${text} script, ${text} img, ${text} iframe`).count()).toBe(0)
+      expect(await page.textContent(text)).toContain('<script>window.__pwned = "script"</script>')
+      expect(await page.textContent(text)).toContain("<img src=\"x\" onerror=")
+      // Links keep to http, https and mailto: the javascript: one is its text alone.
+      const hrefs = await page.locator(`${text} a`).evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href") ?? ""))
+      for (const href of hrefs) expect(href).toMatch(/^(https?:|mailto:|#citation-)/)
+      expect(hrefs).toContain("mailto:sales@acme-crm.example")
+      expect(await page.locator(`${text} a:has-text('this trick')`).count()).toBe(0)
+      await page.click(`${text} :text('this trick')`)
+      expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined()
+      await shoot("answer-markdown")
+    })
   })
 
   it("runs a monitor now from the Collector and shows the new run's jobs", async () => {
@@ -274,7 +489,38 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     await page.waitForSelector(`main table tbody th:text-is('${text}')`, { state: "detached" })
   })
 
+  it("says “own brand” in Setup → Brands where the API says is_own, instead of its classification", async () => {
+    await page.click("nav.tabs a:text-is('Brands')")
+    await page.waitForURL(/\/setup\/brands$/)
+    await page.waitForSelector("main table tbody tr:has-text('Northwind CRM')")
+    const brands = (await api("/brands?per_page=100")).body.data as Array<any>
+    const shown = await page.locator("main table tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.querySelector("th")?.firstChild?.textContent, tr.children[1]?.textContent]))
+    expect(shown).toEqual(brands.map((brand) => [brand.name, brand.is_own ? "own brand" : brand.classification]))
+    expect(shown.filter(([, classification]) => classification === "own brand").map(([name]) => name)).toEqual(["Northwind CRM"])
+  })
+
   let readOnlyKey: string
+
+  it("names abilities in words on the Keys page, and lists the projects right under “Only these:”", async () => {
+    await page.click("nav.sidenav a:text-is('Keys')")
+    await page.waitForSelector("main h1:text('API keys')")
+    const code = /\b[a-z]+:(read|write|manage)\b|\(\*\)/
+    const choices = await page.locator("#create-key-title ~ form fieldset:has(legend:text-is('Abilities (those of your key)')) label").allTextContents()
+    expect(choices.length).toBe((await api("/me", { project: false })).body.data.abilities.length)
+    for (const choice of choices) expect(choice).not.toMatch(code)
+    expect(choices).toContain("Read analytics")
+    expect(choices).toContain("Manage API keys")
+    expect(await page.locator("main table tbody").textContent()).not.toMatch(code)
+    expect(await page.textContent("main table tbody tr:has-text('marketing laptop') .abilities")).toBe("Everything")
+    // The two choices sit one under the other, the projects right below the second, no gap between.
+    const every = await page.locator("label:has-text('Every project of the organization')").boundingBox()
+    const only = await page.locator("label:has-text('Only these:')").boundingBox()
+    expect(only!.y - (every!.y + every!.height)).toBeLessThan(8)
+    await page.check("label:has-text('Only these:') input")
+    const first = await page.locator("#key-projects-list label").first().boundingBox()
+    expect(first!.y - (only!.y + only!.height)).toBeLessThan(8)
+    await page.check("label:has-text('Every project of the organization') input")
+  })
 
   it("creates a key and shows it once, with a copy button", async () => {
     await page.click("nav.sidenav a:text-is('Keys')")
@@ -441,3 +687,48 @@ const expectedRow = (row: any) => ({
   average_sentiment: row.average_sentiment,
   counts: [row.mentioned_count, row.responses_count]
 })
+
+/** What the trend's chart drew (TimeChart writes it on its element): its scales, tick labels, buckets and bands. */
+const trendChart = async (page: Page) => {
+  await page.waitForSelector("#trend .timechart[data-drawn]")
+  return page.locator("#trend .timechart").evaluate((element) => {
+    const data = (element as HTMLElement).dataset
+    return {
+      x: JSON.parse(data.xRange ?? "[]") as [number, number],
+      y: JSON.parse(data.yRange ?? "[]") as [number, number],
+      xLabels: JSON.parse(data.xLabels ?? "[]") as Array<string>,
+      yLabels: JSON.parse(data.yLabels ?? "[]") as Array<string>,
+      buckets: Number(data.buckets),
+      bands: Number(data.bands ?? 0)
+    }
+  })
+}
+
+/** The sources table shows every column, `last` included, without scrolling sideways. */
+const fitsItsCard = async (page: Page, last: string) => {
+  const fit = await page.locator("section[aria-labelledby=sources-title]").evaluate((card, label) => {
+    const wrap = card.querySelector(".table-wrap")!
+    const header = Array.from(card.querySelectorAll("thead th")).find((th) => th.textContent?.includes(label))!
+    return { scroll: wrap.scrollWidth, client: wrap.clientWidth, right: header.getBoundingClientRect().right, edge: wrap.getBoundingClientRect().right }
+  }, last)
+  expect(fit.scroll, JSON.stringify(fit)).toBeLessThanOrEqual(fit.client)
+  expect(fit.right, JSON.stringify(fit)).toBeLessThanOrEqual(fit.edge)
+}
+
+/** An answer as a platform may write it: markdown, with raw HTML and a script link it must not run. */
+const hostileAnswer = [
+  "**Zoho CRM** and Acme CRM are both good for a dental practice.",
+  "",
+  "1. *Acme CRM*: made for clinics, see [their page](https://acme-crm.example/dentists).",
+  "2. `Zoho CRM`: cheaper.",
+  "",
+  "| CRM | Price |",
+  "|---|---|",
+  "| Acme CRM | $20 |",
+  "",
+  '<script>window.__pwned = "script"</script>',
+  "",
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  "",
+  "Try [this trick](javascript:window.__pwned='link') or [write to us](mailto:sales@acme-crm.example)."
+].join("\n")

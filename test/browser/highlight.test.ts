@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest"
+import { wilson as apiWilson } from "../../src/Analytics/Statistics.ts"
+import { abilities } from "../../src/Domain/Ability.ts"
+import { abilitiesInWords, abilityInWords } from "../../web/src/abilities.ts"
 import { queryString } from "../../web/src/api/client.ts"
+import { previousPeriod, readFilters, readInterval } from "../../web/src/filters.ts"
 import { highlight } from "../../web/src/highlight.ts"
+import { plainText, safeUrl } from "../../web/src/markdown.ts"
+import { wilson } from "../../web/src/stats.ts"
 
 /** The dashboard's pure pieces: how an answer's text is split for drawing, how queries are written. */
 describe("answer highlighting", () => {
@@ -68,5 +74,58 @@ describe("API query strings", () => {
     expect(queryString({ start_date: "2026-11-01", platforms: ["chatgpt", "perplexity"], tags: [], monitors: [3], page: 2, sort: undefined, x: null, y: "" }))
       .toBe("?start_date=2026-11-01&platforms%5B%5D=chatgpt&platforms%5B%5D=perplexity&monitors%5B%5D=3&page=2")
     expect(queryString({})).toBe("")
+  })
+})
+
+describe("the trend's 95% bands", () => {
+  it("are the API's Wilson intervals, to the bit, for every count of up to 60 trials", () => {
+    for (let trials = 0; trials <= 60; trials++) {
+      for (let successes = 0; successes <= trials; successes++) expect(wilson(successes, trials), `${successes}/${trials}`).toEqual(apiWilson(successes, trials))
+    }
+    expect(wilson(356, 580)).toEqual(apiWilson(356, 580))
+    expect(wilson(1, 1)).toEqual({ low: 20.65, high: 100 })
+  })
+})
+
+describe("the period's interval and previous period", () => {
+  const query = (text: string) => new URLSearchParams(text)
+  it("draws by day up to 60 days and by week past them, unless the user chose", () => {
+    expect(readInterval(query("days=60"), readFilters(query("days=60")))).toBe("day")
+    expect(readInterval(query("days=61"), readFilters(query("days=61")))).toBe("week")
+    expect(readInterval(query("days=90&interval=day"), readFilters(query("days=90")))).toBe("day")
+    expect(readInterval(query("start=2026-01-01&end=2026-03-31"), readFilters(query("start=2026-01-01&end=2026-03-31")))).toBe("week")
+    expect(readInterval(query("interval=month"), readFilters(query("")))).toBe("month")
+  })
+
+  it("takes the previous period as long as the window, right before it", () => {
+    expect(previousPeriod(readFilters(query("start=2026-03-01&end=2026-03-31")))).toEqual({ start: "2026-01-29", end: "2026-02-28" })
+    expect(previousPeriod(readFilters(query("start=2026-03-01&end=2026-03-01")))).toEqual({ start: "2026-02-28", end: "2026-02-28" })
+  })
+})
+
+describe("answers' markdown", () => {
+  it("keeps a link's address only for http, https and mailto", () => {
+    expect(safeUrl("https://acme.example/a?b=1")).toBe("https://acme.example/a?b=1")
+    expect(safeUrl("http://acme.example/")).toBe("http://acme.example/")
+    expect(safeUrl("mailto:sales@acme.example")).toBe("mailto:sales@acme.example")
+    for (const unsafe of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", " javascript:alert(1)", "data:text/html,<b>x</b>", "vbscript:x", "file:///etc/passwd", "/relative", "//acme.example/x", "#top", ""]) {
+      expect(safeUrl(unsafe), unsafe).toBeNull()
+    }
+  })
+
+  it("gives a snippet its text without the syntax, raw HTML as text, blocks joined by a space", () => {
+    expect(plainText("**Zoho CRM** and *Acme*.\n\n1. `one`\n2. [two](https://x.example)\n\n| a | b |\n|---|---|\n| c | d |")).toBe("Zoho CRM and Acme. one two a b c d")
+    expect(plainText("<script>alert(1)</script>\n\nText")).toBe("<script>alert(1)</script> Text")
+    expect(plainText("")).toBe("")
+  })
+})
+
+describe("abilities in words", () => {
+  it("names every ability of the API in words, and a key's list grouped by verb", () => {
+    for (const ability of abilities) expect(abilityInWords(ability), ability).not.toMatch(/:/)
+    expect(new Set(abilities.map(abilityInWords)).size).toBe(abilities.length)
+    expect(abilitiesInWords(["*"])).toBe("Everything")
+    expect(abilitiesInWords(["projects:read", "tags:read", "tags:write", "keys:manage"])).toBe("Read projects, tags; Edit tags; Manage API keys")
+    expect(abilitiesInWords(["future:ability"])).toBe("future:ability")
   })
 })
