@@ -236,6 +236,8 @@ describe("dashboard in a browser", { timeout: 60_000 }, () => {
     )
     expect(marks).toEqual(rows.map((row) => row.visibility_change_significant))
     expect(await page.textContent("#brands caption")).toContain("✱")
+    // Its eleven columns in view at 1366 px, nothing to scroll sideways.
+    expect(await page.locator("#brands .table-wrap").evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth)).toBeLessThanOrEqual(0)
     expect(await page.textContent("#brands thead th[aria-sort]")).toMatch(/↓$/)
     expect(await page.textContent("main")).not.toMatch(/[▲▼]/)
     await page.click("#brands button:text-is('Chart')")

@@ -106,7 +106,8 @@ describe("dashboard serving", () => {
     expect(references.length).toBeGreaterThanOrEqual(3)
     expect(references.filter((reference) => !reference.startsWith("/assets/") && reference !== "/docs")).toEqual([])
     const sources = await Promise.all(build.files.filter((file) => /\.(js|css)$/.test(file.path)).map((file) => readFile(join(distDir, file.path), "utf8")))
-    for (const source of sources) expect(source).not.toMatch(/(?:src|href|url)\s*[=(]\s*["']?https?:\/\//)
+    // An address with a host: the markdown parser's `url = "http://" + text` (a `www.` link of an answer) names none.
+    for (const source of sources) expect(source).not.toMatch(/(?:src|href|url)\s*[=(]\s*["']?https?:\/\/[\w.-]/)
   })
 
   it("keeps the first page's JavaScript within 250 KB gzipped", () => {

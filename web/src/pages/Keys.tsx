@@ -56,9 +56,9 @@ export const Keys = ({ location }: PageProps) => {
       render: (key) => <span class="abilities">{abilitiesInWords(key.abilities)}</span>
     },
     { label: "Projects", render: (key) => (key.project_ids === null ? "all" : key.project_ids.map(projectName).join(", ")) },
-    { label: "Expires", render: (key) => (key.expires_at === null ? "never" : date(key.expires_at)) },
-    { label: "Last used", render: (key) => dateTime(key.last_used_at) },
-    { label: "Created", render: (key) => date(key.created_at) },
+    { label: "Expires", class: "date", render: (key) => (key.expires_at === null ? "never" : date(key.expires_at)) },
+    { label: "Last used", class: "date", render: (key) => dateTime(key.last_used_at) },
+    { label: "Created", class: "date", render: (key) => date(key.created_at) },
     { label: "Status", render: (key) => <span class={`status status-${statusOf(key)}`}>{statusOf(key)}</span> },
     {
       label: "Actions",

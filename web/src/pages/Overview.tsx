@@ -258,7 +258,7 @@ const brandColumns: ReadonlyArray<Column<BrandRow>> = [
     sortKey: "mentioned_count",
     render: (row) => <span data-field="mentioned_count">{integer(row.mentioned_count)} of {integer(row.responses_count)}</span>
   },
-  { label: "Last seen", render: (row) => date(row.last_seen_on) }
+  { label: "Last seen", class: "date", render: (row) => date(row.last_seen_on) }
 ]
 
 const BrandsCard = ({ answer, sort, onSort, onPage }: {
@@ -282,7 +282,12 @@ const BrandsCard = ({ answer, sort, onSort, onPage }: {
     <ChartCard
       id="brands"
       title="Brands"
-      note={<p class="card-note">Each dot is the brand’s measure over the period; the whiskers are its 95% interval. Total mentions of all brands: {integer(rows[0]?.total_mentions ?? 0)}.</p>}
+      note={
+        <p class="card-note">
+          Each dot is the brand’s measure over the period; the whiskers are its 95% interval. Total mentions of all brands:{" "}
+          {integer(rows[0]?.total_mentions ?? 0)}. <SignificanceKey />.
+        </p>
+      }
       chart={
         <>
           <div class="whisker-pair">
@@ -296,7 +301,8 @@ const BrandsCard = ({ answer, sort, onSort, onPage }: {
       table={
         <>
           <DataTable
-            caption={<>Brands over the period, with 95% intervals and changes against the previous period (in percentage points; <SignificanceKey />)</>}
+            class="wrap-headers"
+            caption="Brands over the period, with 95% intervals; changes in percentage points, ✱ significant"
             columns={brandColumns}
             rows={rows}
             rowKey={(row) => row.brand.id}

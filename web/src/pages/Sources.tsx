@@ -145,7 +145,7 @@ export const Sources = ({ location }: PageProps) => {
             {table.data.view === "urls"
               ? (
                 <DataTable
-                  class="sources-table"
+                  class="wrap-headers sources-table"
                   caption="URLs cited in the period, with their changes"
                   columns={urlColumns(previousEmpty)}
                   rows={table.data.answer.data as ReadonlyArray<SourceUrlRow>}
@@ -157,7 +157,7 @@ export const Sources = ({ location }: PageProps) => {
               )
               : (
                 <DataTable
-                  class="sources-table"
+                  class="wrap-headers sources-table"
                   caption="Domains cited in the period, with their changes"
                   columns={sourceColumns(previousEmpty)}
                   rows={table.data.answer.data as ReadonlyArray<SourceRow>}
