@@ -294,6 +294,27 @@ describe("import and reanalyze, in-process (in-memory repositories)", () => {
     expectReanalyzed(before, await runtime.runPromise(memorySnapshot(fixture.project)), fixture, reanalyzedAt)
   })
 
+  it("refuses a collected_at before 2000 or of a moment that does not exist, as POST /responses does", async () => {
+    const fixture = await runtime.runPromise(setUp)
+    const line = (collected_at: string) => JSON.stringify({ prompt_id: fixture.prompt, platform: "chatgpt", text: "Acme.", collected_at })
+    const totals = await runtime.runPromise(importLines(
+      fixture.project,
+      Stream.fromIterable([line("0000-01-01T00:00:00Z"), line("2024-02-30T10:00:00Z"), line("2000-01-01T00:00:00Z")]),
+      { batchSize: 10 }
+    ))
+    expect(totals).toEqual({
+      read: 3,
+      imported: 1,
+      skipped: 2,
+      errors: [
+        { line: 1, reason: "collected_at: The collected at field must be a date after or equal to 2000-01-01T00:00:00Z." },
+        { line: 2, reason: "collected_at: The collected at field must be a valid date." }
+      ]
+    })
+    const stored = (await runtime.runPromise(memorySnapshot(fixture.project))).responses
+    expect(stored.map((r) => r.collected_at.toISOString())).toEqual(["2000-01-01T00:00:00.000Z"])
+  })
+
   it("lists only the first 100 errors, and counts them all", async () => {
     const fixture = await runtime.runPromise(setUp)
     const bad = Array.from({ length: 150 }, () => "{")

@@ -152,6 +152,10 @@ describe.each(backends)("API keys (%s)", (backend) => {
     const past = await create(admin, { name: "past", abilities: ["tags:read"], expires_at: inDays(-1) })
     expect(past.status).toBe(422)
     expect(past.body.errors).toEqual({ expires_at: ["The expires at field must be a date in the future."] })
+    // Not read as 2 March.
+    const impossible = await create(admin, { name: "impossible", abilities: ["tags:read"], expires_at: `${new Date().getUTCFullYear() + 2}-02-30T00:00:00Z` })
+    expect(impossible.status).toBe(422)
+    expect(impossible.body.errors).toEqual({ expires_at: ["The expires at field must be a valid date."] })
   })
 
   it("validates the body: name, a non-empty list of known abilities, project ids, a date-time", async () => {
