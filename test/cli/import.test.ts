@@ -315,6 +315,19 @@ describe("import and reanalyze, in-process (in-memory repositories)", () => {
     expect(stored.map((r) => r.collected_at.toISOString())).toEqual(["2000-01-01T00:00:00.000Z"])
   })
 
+  it("ends a batch once its lines hold 16 Mi characters, whatever the batch size", async () => {
+    const fixture = await runtime.runPromise(setUp)
+    // 5 million characters each: 4 lines reach the bound (3 do not), the fifth makes a batch of its own.
+    const long = `{"prompt_id": ${fixture.prompt}, "platform": "chatgpt", "text": "${"x".repeat(5_000_000)}"}`
+    const sizes: Array<number> = []
+    const totals = await runtime.runPromise(importLines(fixture.project, Stream.fromIterable(Array(5).fill(long)), {
+      batchSize: 500,
+      onBatch: (batch) => Effect.sync(() => void sizes.push(batch.read))
+    }))
+    expect(sizes).toEqual([4, 1])
+    expect(totals.errors[0]).toEqual({ line: 1, reason: "text: The text field must not be greater than 200000 characters." })
+  })
+
   it("lists only the first 100 errors, and counts them all", async () => {
     const fixture = await runtime.runPromise(setUp)
     const bad = Array.from({ length: 150 }, () => "{")
