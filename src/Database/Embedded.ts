@@ -1,8 +1,9 @@
-import { Data, Duration, Effect, Option, Schedule, Schema } from "effect"
+import { Data, Duration, Effect, Option, Runtime, Schedule, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Backup from "./Backup.ts"
 
 /**
  * The embedded PostgreSQL: PGlite, served by pglite-socket so that the service talks to it through the
@@ -287,7 +288,10 @@ const socketDirectory = (dataDir: string | undefined) =>
 export interface EmbeddedOptions {
   readonly dataDir: string | undefined
   readonly maxConnections?: number
-  /** An in-memory database starts as this snapshot (`dump`) instead of empty: the tests' migrated one. */
+  /**
+   * A new database starts as this snapshot (a tar of a data directory, `dump`) instead of empty: the
+   * tests' migrated one in memory, or a backup restored into an empty DATA_DIR.
+   */
   readonly snapshot?: Blob | undefined
 }
 
@@ -310,10 +314,10 @@ export const open = (options: EmbeddedOptions) =>
     const { PGLiteSocketServer } = yield* Effect.promise(() => import("@electric-sql/pglite-socket"))
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () =>
-          dataDir === undefined
-            ? PGlite.create(options.snapshot === undefined ? {} : { loadDataDir: options.snapshot })
-            : PGlite.create(Path.join(dataDir, "pgdata")),
+        try: () => {
+          const start = options.snapshot === undefined ? {} : { loadDataDir: options.snapshot }
+          return dataDir === undefined ? PGlite.create(start) : PGlite.create(Path.join(dataDir, "pgdata"), start)
+        },
         catch: (cause) => new EmbeddedDatabaseError({ message: "Cannot open the embedded database", cause })
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
@@ -341,7 +345,19 @@ export const open = (options: EmbeddedOptions) =>
       }),
       (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
     )
+    const dump = Effect.promise(() => db.dumpDataDir("none"))
     if (dataDir !== undefined) {
+      // `cli backup`, while this process holds the database (src/Database/Backup.ts).
+      const runtime = yield* Effect.runtime<never>()
+      const logged = Effect.timed(dump).pipe(
+        Effect.tap(([took, tar]) =>
+          Effect.logInfo("database copied for a backup").pipe(
+            Effect.annotateLogs({ bytes: tar.size, ms: Math.round(Duration.toMillis(took)) })
+          )
+        ),
+        Effect.map(([, tar]) => tar)
+      )
+      yield* Backup.serve(directory.path, () => Runtime.runPromise(runtime)(logged))
       const file = publicationFile(dataDir)
       const published: Publication = { pid: process.pid, ...endpoint }
       yield* Effect.acquireRelease(
@@ -349,5 +365,5 @@ export const open = (options: EmbeddedOptions) =>
         () => Effect.promise(() => Fs.rm(file, { force: true })).pipe(Effect.ignore)
       )
     }
-    return { endpoint, dump: Effect.promise(() => db.dumpDataDir("none")) }
+    return { endpoint, dump }
   })
