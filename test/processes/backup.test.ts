@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, describe, expect, it, onTestFailed } from "vitest"
+import { type ServerProcess, startNode } from "../../scripts/bench/http/processes.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
 import { rollupMismatchesWith } from "../support/Rollups.ts"
 import { createDatabase } from "../support/TestServer.ts"
@@ -25,60 +25,27 @@ const WRITERS = 4
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  output: string
-  exited: boolean
-}
-
-const servers: Array<Server> = []
+const servers: Array<ServerProcess> = []
 const cleanups: Array<() => Promise<void> | void> = []
 
 afterAll(async () => {
-  await Promise.all(servers.map(stop))
+  await Promise.all(servers.map((server) => server.stop()))
   for (const cleanup of cleanups.reverse()) await cleanup()
-}, 30_000)
+}, 60_000)
 
 /** The built server, API only, with exactly `env` of the database settings. */
-const startServer = async (env: Record<string, string>): Promise<Server> => {
-  const port = await freePort()
+const startServer = async (env: Record<string, string>): Promise<ServerProcess> => {
   const { DATABASE_URL: _d, REDIS_URL: _r, DATA_DIR: _a, PORT: _p, WORKER: _w, LOG_LEVEL: _l, ...inherited } = process.env
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
+  const server = await startNode({
+    name: "server",
     cwd: root,
-    env: { ...inherited, PORT: String(port), WORKER: "off", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_SECONDS: "3", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
+    script: "dist/server/main.js",
+    env: { ...inherited, WORKER: "off", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_SECONDS: "3", ...env },
+    readyPath: "/ready",
+    timeoutMs: 90_000
   })
-  const server: Server = { child, baseUrl: `http://127.0.0.1:${port}`, output: "", exited: false }
-  const append = (chunk: Buffer) => (server.output = (server.output + chunk.toString("utf8")).slice(-6000))
-  child.stdout!.on("data", append)
-  child.stderr!.on("data", append)
-  child.once("exit", () => (server.exited = true))
   servers.push(server)
-  const deadline = Date.now() + 90_000
-  while (!(await fetch(`${server.baseUrl}/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false))) {
-    if (server.exited || Date.now() > deadline) throw new Error(`the server did not start\n${server.output}`)
-    await wait(200)
-  }
   return server
-}
-
-const stop = async (server: Server) => {
-  if (server.exited) return
-  const exited = new Promise((resolve) => server.child.once("exit", resolve))
-  server.child.kill("SIGTERM")
-  await Promise.race([exited, wait(5_000)])
-  if (!server.exited) server.child.kill("SIGKILL")
 }
 
 interface Run {
@@ -139,7 +106,7 @@ describe(`backup and restore of a running server under writes (${backend})`, () 
       source = postgres(created.url)
     }
     const server = await startServer(source.env)
-    onTestFailed(() => console.error(servers.map((s) => s.output).join("\n---\n")))
+    onTestFailed(() => console.error(servers.map((s) => s.output()).join("\n---\n")))
 
     // An organization and a key, straight into the database; the rest through the API.
     const key = generateKey()
@@ -243,7 +210,7 @@ describe(`backup and restore of a running server under writes (${backend})`, () 
       const restored = await run("pg_restore", ["--no-owner", "--exit-on-error", "--single-transaction", `--dbname=${empty.url}`, file], {})
       expect(restored.code, restored.stderr).toBe(0)
     }
-    await stop(server)
+    await server.stop()
     if (backend === "embedded") {
       // With no server running, `backup` opens the database itself: every answer acknowledged is in it.
       const offline = join(work, "offline.tar.gz")
