@@ -64,7 +64,7 @@ export const ApiKeysLive = ApiGroup.group(Api, "apiKeys", (handlers) =>
             key_hash: hashKey(key),
             prefix: keyPrefix(key),
             ...wanted
-          })
+          }).pipe(Effect.catchTag("TooManyKeys", (error) => ValidationError.field("api_keys", error.message)))
           return { data: { ...recordOf(stored), key } }
         }))
       .handle("revoke", ({ path }) =>

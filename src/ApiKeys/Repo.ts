@@ -1,8 +1,9 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { orDefect, rowOf } from "../Database/Rows.ts"
-import { ApiKey, isUsable, isUseDue } from "../Domain/ApiKey.ts"
+import { ApiKey, isUsable, isUseDue, MAX_ACTIVE_KEYS, TooManyKeys } from "../Domain/ApiKey.ts"
 import { Id } from "../Domain/Common.ts"
+import { NotFound } from "../Domain/Errors.ts"
 import { Project } from "../Domain/Project.ts"
 import { type KeyAndProject, KeyCache } from "./KeyCache.ts"
 
@@ -23,7 +24,11 @@ export class ApiKeysRepo extends Context.Tag("ApiKeysRepo")<ApiKeysRepo, {
    * key, at `at`). A key in the `KeyCache` costs no statement.
    */
   readonly authenticate: (hash: string, projectId: Option.Option<number>, at: Date) => Effect.Effect<Option.Option<KeyAndProject>>
-  readonly create: (key: NewApiKey) => Effect.Effect<ApiKey>
+  /**
+   * Makes a key, unless its organization already holds `MAX_ACTIVE_KEYS` active ones (exactly, whatever
+   * runs at the same time), or is gone.
+   */
+  readonly create: (key: NewApiKey) => Effect.Effect<ApiKey, TooManyKeys | NotFound>
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiKey>>
   /** Records a use; at most once a minute per key, so reads do not turn into a write each. */
   readonly touch: (id: number, at: Date) => Effect.Effect<void>
@@ -111,7 +116,19 @@ export const layerSql = Layer.effect(
             orDefect
           )
         }),
-      create: (key) => orDefect(insert(key)),
+      create: (key) =>
+        Effect.gen(function*() {
+          // Key creations of one organization run one after the other, so that each counts the others'
+          // keys. NO KEY UPDATE: the foreign-key checks of inserts that name the organization (its
+          // projects) do not wait for it.
+          const organization = yield* sql`SELECT id FROM organizations WHERE id = ${key.organization_id} FOR NO KEY UPDATE`
+          if (organization.length === 0) return yield* new NotFound({ resource: "Organization" })
+          const [active] = yield* sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM api_keys
+            WHERE organization_id = ${key.organization_id} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`
+          if (active!.n >= MAX_ACTIVE_KEYS) return yield* new TooManyKeys({ organizationId: key.organization_id })
+          return yield* insert(key)
+        }).pipe(sql.withTransaction, orDefect),
       findByHash: (hash) => orDefect(byHash(hash)),
       touch: (id, at) =>
         sql`

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
-import { isUsable, isUseDue } from "../Domain/ApiKey.ts"
+import { isUsable, isUseDue, MAX_ACTIVE_KEYS, TooManyKeys } from "../Domain/ApiKey.ts"
+import { NotFound } from "../Domain/Errors.ts"
 import { MemoryStore } from "../Memory/Store.ts"
 import { ApiKeysRepo } from "./Repo.ts"
 
@@ -28,7 +29,11 @@ export const layerMemory = Layer.effect(
           return Option.some({ key: view(stored), project })
         }),
       create: (key) =>
-        Effect.sync(() => {
+        Effect.suspend((): Effect.Effect<ReturnType<typeof view>, NotFound | TooManyKeys> => {
+          if (!db.organizations.has(key.organization_id)) return Effect.fail(new NotFound({ resource: "Organization" }))
+          const now = db.now()
+          const active = [...db.apiKeys.values()].filter((stored) => stored.organization_id === key.organization_id && isUsable(stored, now))
+          if (active.length >= MAX_ACTIVE_KEYS) return Effect.fail(new TooManyKeys({ organizationId: key.organization_id }))
           const row = {
             id: db.nextId("api_keys"),
             ...key,
@@ -37,7 +42,7 @@ export const layerMemory = Layer.effect(
             created_at: db.now()
           }
           db.apiKeys.set(row.id, row)
-          return view(row)
+          return Effect.succeed(view(row))
         }),
       findByHash: (hash) =>
         Effect.sync(() => Option.fromNullable([...db.apiKeys.values()].find((key) => key.key_hash === hash)).pipe(Option.map(view))),

@@ -1,11 +1,25 @@
 import { ValidationError as CliValidationError } from "@effect/cli"
-import { Cause, ConfigError, Console, Data, Effect, Option } from "effect"
+import { Cause, ConfigError, Console, Data, Effect, Exit, Option } from "effect"
 
 /**
  * A mistake of the person at the keyboard (unknown organization, bad ability, ...). Its message is
  * meant to be read as is: it is printed alone on stderr and the process exits with 1.
  */
 export class UserError extends Data.TaggedError("UserError")<{ readonly message: string }> {}
+
+/**
+ * A command that did its work but refused part of its input (`import`'s bad lines): its message is
+ * printed like a `UserError`'s, and the process exits with 2, so that a script can tell it from a
+ * command that could not run (1).
+ */
+export class LinesRefused extends Data.TaggedError("LinesRefused")<{ readonly message: string }> {}
+
+/** The exit code of a command that ended with `exit`: 0, 2 after `LinesRefused`, 1 after anything else. */
+export const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return 0
+  const failure = Cause.failureOption(exit.cause)
+  return Option.isSome(failure) && failure.value instanceof LinesRefused ? 2 : 1
+}
 
 /** The text of an error and of the errors that caused it, without stack traces. */
 const describe = (error: unknown): string => {
@@ -33,7 +47,7 @@ export const report = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, 
     // A user error is a sentence of its own; anything else (database down, ...) gets a prefix.
     const message = Option.match(failure, {
       onNone: () => `Unexpected error: ${describe(Cause.squash(cause))}`,
-      onSome: (error) => (error instanceof UserError ? error.message : `Error: ${describe(error)}`)
+      onSome: (error) => (error instanceof UserError || error instanceof LinesRefused ? error.message : `Error: ${describe(error)}`)
     })
     return Effect.logDebug("command failed", cause).pipe(
       Effect.zipRight(alreadyPrinted ? Effect.void : Console.error(message)),

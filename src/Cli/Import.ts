@@ -1,7 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { Chunk, Clock, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { Chunk, Clock, Effect, Either, ParseResult, Schema, Sink, Stream } from "effect"
 import type { FieldErrors } from "../Domain/Errors.ts"
 import type { Monitor } from "../Domain/Monitor.ts"
 import { fieldErrors } from "../Http/ErrorResponse.ts"
@@ -12,15 +12,17 @@ import { analyze } from "../Responses/Analysis.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
-import { UserError } from "./Errors.ts"
+import { LinesRefused, UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
+import { type FileLine, MAX_LINE_BYTES, splitLines } from "./Lines.ts"
 import * as Output from "./Output.ts"
 
 /**
  * `import FILE --project ID`: responses in bulk, one JSON object a line with the fields of POST /responses
  * (backfills, migrations from other tools). The file is streamed, never read whole; each batch of lines
- * is checked as the API checks a response, analyzed, and stored in one transaction. A bad line is
- * reported with its number and skipped; the others all land.
+ * is checked as the API checks a response, analyzed, and stored in one transaction. A bad line (a line
+ * too long or not UTF-8 included, src/Cli/Lines.ts) is reported with its number and skipped; the others
+ * all land, and the command then exits with 2.
  */
 
 // ---------------------------------------------------------------------------------------------------
@@ -29,6 +31,8 @@ import * as Output from "./Output.ts"
 export const DEFAULT_BATCH_SIZE = 500
 /** Far above what helps throughput; a batch is held in memory whole. */
 export const MAX_BATCH_SIZE = 10_000
+/** A batch also ends once its lines hold this many characters, so that long lines keep memory bounded. */
+export const MAX_BATCH_CHARACTERS = 16 * 1024 * 1024
 
 export const checkBatchSize = (size: number): Either.Either<number, string> =>
   Number.isInteger(size) && size >= 1 && size <= MAX_BATCH_SIZE
@@ -204,12 +208,16 @@ export interface PreparedBatch {
 export const prepareBatch = (
   projectId: number,
   brands: ReadonlyArray<BrandForDetection>,
-  lines: ReadonlyArray<readonly [text: string, line: number]>
+  lines: ReadonlyArray<readonly [text: FileLine, line: number]>
 ): Effect.Effect<PreparedBatch, never, PromptsRepo | MonitorsRepo> =>
   Effect.gen(function*() {
     const decoded: Array<{ readonly line: number; readonly value: ResponseLine }> = []
     const errors: Array<LineError> = []
     for (const [text, line] of lines) {
+      if (typeof text !== "string") {
+        errors.push({ line, reason: text.reason })
+        continue
+      }
       // A byte order mark is no part of the first object.
       const content = line === 1 ? text.replace(/^\uFEFF/, "") : text
       if (content.trim() === "") continue
@@ -261,13 +269,25 @@ export interface ImportTotals {
   readonly errors: ReadonlyArray<LineError>
 }
 
+/** Numbered lines, up to `size` of them or until they hold `MAX_BATCH_CHARACTERS`. */
+const batchOf = (size: number) =>
+  Sink.fold(
+    { lines: Chunk.empty<readonly [FileLine, number]>(), characters: 0 },
+    (batch) => Chunk.size(batch.lines) < size && batch.characters < MAX_BATCH_CHARACTERS,
+    (batch, [text, index]: readonly [FileLine, number]) => ({
+      lines: Chunk.append(batch.lines, [text, index + 1] as const),
+      characters: batch.characters + (typeof text === "string" ? text.length : 0)
+    })
+  )
+
 /**
- * Imports a stream of lines into the project, `batchSize` lines a batch, and tells `onBatch` after each
- * (the batch's result and the totals so far). The project's brands are read once.
+ * Imports a stream of lines into the project, `batchSize` lines a batch (fewer when they are long), and
+ * tells `onBatch` after each (the batch's result and the totals so far). The project's brands are read
+ * once.
  */
 export const importLines = <E, R>(
   projectId: number,
-  lines: Stream.Stream<string, E, R>,
+  lines: Stream.Stream<FileLine, E, R>,
   options: {
     readonly batchSize: number
     readonly onBatch?: (batch: BatchResult, totals: ImportTotals) => Effect.Effect<void>
@@ -278,10 +298,9 @@ export const importLines = <E, R>(
     const start: ImportTotals = { read: 0, imported: 0, skipped: 0, errors: [] }
     return yield* lines.pipe(
       Stream.zipWithIndex,
-      Stream.grouped(options.batchSize),
-      Stream.mapEffect((chunk) =>
-        prepareBatch(projectId, brands, Chunk.toReadonlyArray(chunk).map(([text, index]) => [text, index + 1] as const))
-      ),
+      Stream.transduce(batchOf(options.batchSize)),
+      Stream.filter((batch) => Chunk.isNonEmpty(batch.lines)),
+      Stream.mapEffect((batch) => prepareBatch(projectId, brands, Chunk.toReadonlyArray(batch.lines))),
       Stream.runFoldEffect(start, (totals, prepared) =>
         Effect.gen(function*() {
           const batch = yield* storeBatch(projectId, prepared)
@@ -313,7 +332,7 @@ const readFailure = (file: string, error: PlatformError) =>
     }`
   })
 
-/** The file's lines, streamed (64 KiB at a time), as UTF-8. */
+/** The file's lines, streamed (64 KiB at a time), each at most `MAX_LINE_BYTES` of UTF-8. */
 const fileLines = (file: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
@@ -321,8 +340,7 @@ const fileLines = (file: string) =>
     if (info.type !== "File") return yield* new UserError({ message: `Cannot read ${file}: not a file.` })
     return fs.stream(file).pipe(
       Stream.mapError((error) => readFailure(file, error)),
-      Stream.decodeText("utf-8"),
-      Stream.splitLines
+      splitLines(MAX_LINE_BYTES)
     )
   })
 
@@ -367,10 +385,18 @@ export const importCommand = Command.make("import", {
     yield* Output.print(input.json, summary, (s) =>
       `Read ${count(s.read)} lines in ${s.seconds.toFixed(2)} s (${count(perSecond(s.read, ms))} lines/s): ` +
       `${count(s.imported)} imported, ${count(s.skipped)} skipped.`)
+    // A script must not take a partly refused file for a good one.
+    if (totals.skipped > 0) {
+      return yield* new LinesRefused({
+        message: `${count(totals.skipped)} of ${count(totals.read)} lines were refused (see above); ` +
+          `the other ${count(totals.imported)} were imported.`
+      })
+    }
   })).pipe(
     Command.withDescription(
       "Import responses from an NDJSON file into a project, in batches (each one transaction), analyzed as " +
-        "POST /responses does. Bad lines are reported on stderr (\"line N: reason\") and skipped. With --json " +
+        "POST /responses does. Bad lines (invalid, not UTF-8, or longer than " + `${MAX_LINE_BYTES}` + " bytes) are " +
+        "reported on stderr (\"line N: reason\") and skipped; the command then exits with 2 after its summary. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
     Command.provide(RepositoriesLive)

@@ -2,7 +2,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Clock, Effect, Option } from "effect"
 import { ApiKeysRepo } from "../ApiKeys/Repo.ts"
 import { abilities, WILDCARD } from "../Domain/Ability.ts"
-import { generateKey, hashKey, keyPrefix } from "../Domain/ApiKey.ts"
+import { generateKey, hashKey, keyPrefix, MAX_ACTIVE_KEYS } from "../Domain/ApiKey.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
@@ -80,7 +80,16 @@ const create = Command.make("create", {
       abilities: input.abilities,
       project_ids: Option.getOrNull(input.projectIds),
       expires_at: Option.match(input.expiresInDays, { onNone: () => null, onSome: (days) => new Date(now + days * DAY_MS) })
-    })
+    }).pipe(
+      Effect.catchTags({
+        TooManyKeys: () =>
+          new UserError({
+            message: `Organization ${organization.id} already has ${MAX_ACTIVE_KEYS} active API keys, the most it may have: ` +
+              `revoke one (keys revoke ID) to make another.`
+          }),
+        NotFound: () => new UserError({ message: `Organization ${organization.id} not found.` })
+      })
+    )
     yield* Output.print(input.json, { id: stored.id, key }, (created) =>
       [
         `Created API key ${created.id} (${stored.name}) for organization ${organization.id}: ${organization.name}`,

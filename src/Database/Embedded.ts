@@ -1,8 +1,9 @@
-import { Data, Duration, Effect, Option, Schedule, Schema } from "effect"
+import { Data, Duration, Effect, Option, Runtime, Schedule, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Backup from "./Backup.ts"
 
 /**
  * The embedded PostgreSQL: PGlite, served by pglite-socket so that the service talks to it through the
@@ -199,6 +200,61 @@ const lock = (dataDir: string): Effect.Effect<void, EmbeddedDatabaseError> =>
     )
   )
 
+/** `0755` for a mode's permission bits. */
+const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, "0")
+
+/**
+ * Every directory under `root` made 0700 and every file stripped of its group and other bits, without
+ * following links. PGlite writes its initial files with mode 0666 whatever the umask (it copies them
+ * from its in-memory template with their modes), and a data directory from an older version of the
+ * service may have them too; the files PostgreSQL makes later are 0600. A few ms for the ~1,000 files
+ * of a fresh database.
+ */
+const tightenTree = async (root: string): Promise<void> => {
+  for (const entry of await Fs.readdir(root, { withFileTypes: true })) {
+    if (entry.isSymbolicLink()) continue
+    const path = Path.join(root, entry.name)
+    const { mode } = await Fs.lstat(path)
+    if (entry.isDirectory()) {
+      if ((mode & 0o777) !== 0o700) await Fs.chmod(path, 0o700)
+      await tightenTree(path)
+    } else if ((mode & 0o077) !== 0) {
+      await Fs.chmod(path, mode & 0o700)
+    }
+  }
+}
+
+/**
+ * `dataDir` as a directory only this OS user can open (0700), whatever the umask and whatever mode it
+ * was made with, and everything already in it private too, before the database is opened: another
+ * local user must not read its files (a key's SHA-256 and tenants' names are in the WAL) or write them.
+ * A directory that cannot be made private is refused with the reason.
+ */
+const makePrivate = (dataDir: string): Effect.Effect<void, EmbeddedDatabaseError> =>
+  Effect.gen(function*() {
+    const fail = (message: string) => (cause: unknown) => new EmbeddedDatabaseError({ message, cause })
+    yield* Effect.tryPromise({
+      try: () => Fs.mkdir(dataDir, { recursive: true, mode: 0o700 }),
+      catch: fail(`Cannot create DATA_DIR ${dataDir}`)
+    }).pipe(Effect.catchIf((error) => (error.cause as NodeJS.ErrnoException).code === "EEXIST", () => Effect.void))
+    const info = yield* Effect.tryPromise({ try: () => Fs.stat(dataDir), catch: fail(`Cannot read DATA_DIR ${dataDir}`) })
+    if (!info.isDirectory()) return yield* new EmbeddedDatabaseError({ message: `DATA_DIR ${dataDir} is not a directory.` })
+    if ((info.mode & 0o077) !== 0) {
+      yield* Effect.tryPromise({
+        try: () => Fs.chmod(dataDir, 0o700),
+        catch: fail(
+          `DATA_DIR ${dataDir} is open to other users (mode ${octal(info.mode)}) and cannot be made private (0700): ` +
+            `give it to the service's OS user, or point DATA_DIR elsewhere`
+        )
+      })
+      yield* Effect.logWarning(`DATA_DIR ${dataDir} was open to other users (mode ${octal(info.mode)}); it is now 0700`)
+    }
+    yield* Effect.tryPromise({
+      try: () => tightenTree(dataDir),
+      catch: fail(`Cannot make the files of DATA_DIR ${dataDir} private`)
+    })
+  })
+
 /** The port number that names the socket file (`.s.PGSQL.<port>`), as PostgreSQL's do. */
 const SOCKET_PORT = 5432
 
@@ -232,7 +288,10 @@ const socketDirectory = (dataDir: string | undefined) =>
 export interface EmbeddedOptions {
   readonly dataDir: string | undefined
   readonly maxConnections?: number
-  /** An in-memory database starts as this snapshot (`dump`) instead of empty: the tests' migrated one. */
+  /**
+   * A new database starts as this snapshot (a tar of a data directory, `dump`) instead of empty: the
+   * tests' migrated one in memory, or a backup restored into an empty DATA_DIR.
+   */
   readonly snapshot?: Blob | undefined
 }
 
@@ -247,10 +306,7 @@ export const open = (options: EmbeddedOptions) =>
   Effect.gen(function*() {
     const dataDir = options.dataDir === undefined ? undefined : Path.resolve(options.dataDir)
     if (dataDir !== undefined) {
-      yield* Effect.tryPromise({
-        try: () => Fs.mkdir(dataDir, { recursive: true, mode: 0o700 }),
-        catch: (cause) => new EmbeddedDatabaseError({ message: `Cannot create DATA_DIR ${dataDir}`, cause })
-      })
+      yield* makePrivate(dataDir)
       yield* Effect.acquireRelease(lock(dataDir), () => Effect.promise(() => Fs.rm(lockFile(dataDir), { force: true })).pipe(Effect.ignore))
     }
     // Loaded only here: a process on DATABASE_URL or on another process's socket never needs it.
@@ -258,14 +314,16 @@ export const open = (options: EmbeddedOptions) =>
     const { PGLiteSocketServer } = yield* Effect.promise(() => import("@electric-sql/pglite-socket"))
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () =>
-          dataDir === undefined
-            ? PGlite.create(options.snapshot === undefined ? {} : { loadDataDir: options.snapshot })
-            : PGlite.create(Path.join(dataDir, "pgdata")),
+        try: () => {
+          const start = options.snapshot === undefined ? {} : { loadDataDir: options.snapshot }
+          return dataDir === undefined ? PGlite.create(start) : PGlite.create(Path.join(dataDir, "pgdata"), start)
+        },
         catch: (cause) => new EmbeddedDatabaseError({ message: "Cannot open the embedded database", cause })
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
+    // The files PGlite has just written (0666 for a new database) made private too; DATA_DIR was 0700 before.
+    if (dataDir !== undefined) yield* makePrivate(dataDir)
     // A Unix socket in a directory only this user can open: no other local user can connect (PGlite
     // itself accepts any user and password), and nothing listens on the network.
     const directory = yield* socketDirectory(dataDir)
@@ -279,13 +337,27 @@ export const open = (options: EmbeddedOptions) =>
             maxConnections: options.maxConnections ?? 16
           })
           await server.start()
+          // Made with the umask's mode; its directory already keeps others out.
+          await Fs.chmod(socketPath(endpoint), 0o600)
           return server
         },
         catch: (cause) => new EmbeddedDatabaseError({ message: "Cannot serve the embedded database", cause })
       }),
       (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
     )
+    const dump = Effect.promise(() => db.dumpDataDir("none"))
     if (dataDir !== undefined) {
+      // `cli backup`, while this process holds the database (src/Database/Backup.ts).
+      const runtime = yield* Effect.runtime<never>()
+      const logged = Effect.timed(dump).pipe(
+        Effect.tap(([took, tar]) =>
+          Effect.logInfo("database copied for a backup").pipe(
+            Effect.annotateLogs({ bytes: tar.size, ms: Math.round(Duration.toMillis(took)) })
+          )
+        ),
+        Effect.map(([, tar]) => tar)
+      )
+      yield* Backup.serve(directory.path, () => Runtime.runPromise(runtime)(logged))
       const file = publicationFile(dataDir)
       const published: Publication = { pid: process.pid, ...endpoint }
       yield* Effect.acquireRelease(
@@ -293,5 +365,5 @@ export const open = (options: EmbeddedOptions) =>
         () => Effect.promise(() => Fs.rm(file, { force: true })).pipe(Effect.ignore)
       )
     }
-    return { endpoint, dump: Effect.promise(() => db.dumpDataDir("none")) }
+    return { endpoint, dump }
   })

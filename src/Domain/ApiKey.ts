@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Data, Schema } from "effect"
 import { createHash, randomInt } from "node:crypto"
 import { WILDCARD } from "./Ability.ts"
 import { Id, Timestamp } from "./Common.ts"
@@ -29,6 +29,19 @@ export const ApiKeyView = Schema.Struct({
   expires_at: Schema.NullOr(Timestamp),
   last_used_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "ApiKey" })
+
+/**
+ * Active keys (neither revoked nor expired) an organization may hold: every list and revocation reads
+ * them all, and no real use needs more (docs/security.md, "Keys").
+ */
+export const MAX_ACTIVE_KEYS = 1000
+
+/** A key refused because its organization holds `MAX_ACTIVE_KEYS` active keys already. */
+export class TooManyKeys extends Data.TaggedError("TooManyKeys")<{ readonly organizationId: number }> {
+  override get message() {
+    return `The organization already has ${MAX_ACTIVE_KEYS} active API keys, the most it may have; revoke one to make another.`
+  }
+}
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

@@ -271,11 +271,37 @@ export const calendarDate = (field: string) =>
     encode: (date) => ParseResult.succeed(date.toISOString().slice(0, 10))
   }).annotations({ jsonSchema: { type: "string", format: "date", examples: ["2026-11-21"] } })
 
-/** An ISO 8601 date-time with a time zone (`Z` or an offset). */
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
+
+/**
+ * Whether an ISO 8601 date-time with a zone names a moment that exists: a real calendar date (no 30
+ * February, which `Date.parse` would read as 1 March), hours 00-23 (no 24:00), minutes and seconds
+ * 00-59, an offset of at most ±23:59. `undefined` when it is not of that shape at all.
+ */
+const isRealDateTime = (value: string): boolean | undefined => {
+  const match = DATE_TIME.exec(value)
+  if (match === null) return undefined
+  const [, date, hours, minutes, seconds = "00", offsetHours = "00", offsetMinutes = "00"] = match
+  return parseDate(date!) !== undefined && Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds) <= 59 &&
+    Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59 && !Number.isNaN(Date.parse(value))
+}
+
+/** An ISO 8601 date-time with a time zone (`Z` or an offset), of a moment that exists. */
 export const dateTime = (field: string) =>
   Schema.String.annotations({ message: () => `The ${label(field)} field must be a string.` }).pipe(
-    Schema.filter((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
+    Schema.filter((value) => isRealDateTime(value) !== undefined, {
       message: () => `The ${label(field)} field must be an ISO 8601 date-time with a time zone.`
+    }),
+    Schema.filter((value) => isRealDateTime(value) === true, {
+      message: () => `The ${label(field)} field must be a valid date.`
     }),
     Schema.compose(Schema.Date)
   ).annotations({ jsonSchema: { type: "string", format: "date-time", examples: ["2026-11-21T09:30:00Z"] } })
+
+/** `dateTime`, at or after `earliest` (an ISO 8601 date-time in UTC, as the message shows it). */
+export const dateTimeFrom = (field: string, earliest: string, description: string) =>
+  dateTime(field).pipe(
+    Schema.filter((date) => date.getTime() >= Date.parse(earliest), {
+      message: () => `The ${label(field)} field must be a date after or equal to ${earliest}.`
+    })
+  ).annotations({ jsonSchema: { type: "string", format: "date-time", description, examples: ["2026-11-21T09:30:00Z"] } })

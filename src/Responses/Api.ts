@@ -29,7 +29,11 @@ export const CreateResponse = Fields.input({
       description: `The URLs the platform cited, in its order (at most ${MAX_CITATIONS}). Absent: the URLs found in the text.`
     })
   ),
-  collected_at: Fields.optional(Fields.dateTime("collected_at").annotations({ description: "When the answer was collected (default: now)." })),
+  collected_at: Fields.optional(Fields.dateTimeFrom(
+    "collected_at",
+    "2000-01-01T00:00:00Z",
+    "When the answer was collected (default: now): from 2000-01-01T00:00:00Z to 5 minutes from now."
+  )),
   country: Fields.optional(Fields.country("country").annotations({ description: "Default: the monitor's country." }))
 }).annotations({
   examples: [{

@@ -185,6 +185,25 @@ describe("cli", () => {
     expect(Option.getOrThrow(after).revoked_at).toBeInstanceOf(Date)
   }, TIMEOUT)
 
+  it("keys create refuses a 1,001st active key of an organization with a clean message; a revocation makes room", async () => {
+    const crowded = await database().runPromise(Effect.gen(function*() {
+      const org = yield* (yield* OrganizationsRepo).create("Crowded")
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        INSERT INTO api_keys (organization_id, name, key_hash, prefix, abilities)
+        SELECT ${org.id}, 'seed', encode(sha256(('crowded' || g || random())::bytea), 'hex'), 'bvm_seed', ARRAY['tags:read']
+        FROM generate_series(1, 1000) g`
+      return org
+    }))
+    const args = ["keys", "create", "--org", String(crowded.id), "--name", "one more", "--abilities", "tags:read", "--json"]
+    expect(failure(await cli(dataDir, args)).trim()).toBe(
+      `Organization ${crowded.id} already has 1000 active API keys, the most it may have: revoke one (keys revoke ID) to make another.`
+    )
+    await database().runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`UPDATE api_keys SET revoked_at = now() WHERE id = (SELECT min(id) FROM api_keys WHERE organization_id = ${crowded.id})`))
+    expect(jsonLine(await cli(dataDir, args))).toEqual({ id: expect.any(Number), key: expect.any(String) })
+  }, TIMEOUT)
+
   it("refuses bad input with a clean message and exit code 1; plain output; idempotent migrate", async () => {
     const [otherProject, lastKeyId] = await database().runPromise(Effect.gen(function*() {
       const other = yield* (yield* OrganizationsRepo).create("Foreign")

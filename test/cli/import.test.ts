@@ -294,6 +294,40 @@ describe("import and reanalyze, in-process (in-memory repositories)", () => {
     expectReanalyzed(before, await runtime.runPromise(memorySnapshot(fixture.project)), fixture, reanalyzedAt)
   })
 
+  it("refuses a collected_at before 2000 or of a moment that does not exist, as POST /responses does", async () => {
+    const fixture = await runtime.runPromise(setUp)
+    const line = (collected_at: string) => JSON.stringify({ prompt_id: fixture.prompt, platform: "chatgpt", text: "Acme.", collected_at })
+    const totals = await runtime.runPromise(importLines(
+      fixture.project,
+      Stream.fromIterable([line("0000-01-01T00:00:00Z"), line("2024-02-30T10:00:00Z"), line("2000-01-01T00:00:00Z")]),
+      { batchSize: 10 }
+    ))
+    expect(totals).toEqual({
+      read: 3,
+      imported: 1,
+      skipped: 2,
+      errors: [
+        { line: 1, reason: "collected_at: The collected at field must be a date after or equal to 2000-01-01T00:00:00Z." },
+        { line: 2, reason: "collected_at: The collected at field must be a valid date." }
+      ]
+    })
+    const stored = (await runtime.runPromise(memorySnapshot(fixture.project))).responses
+    expect(stored.map((r) => r.collected_at.toISOString())).toEqual(["2000-01-01T00:00:00.000Z"])
+  })
+
+  it("ends a batch once its lines hold 16 Mi characters, whatever the batch size", async () => {
+    const fixture = await runtime.runPromise(setUp)
+    // 5 million characters each: 4 lines reach the bound (3 do not), the fifth makes a batch of its own.
+    const long = `{"prompt_id": ${fixture.prompt}, "platform": "chatgpt", "text": "${"x".repeat(5_000_000)}"}`
+    const sizes: Array<number> = []
+    const totals = await runtime.runPromise(importLines(fixture.project, Stream.fromIterable(Array(5).fill(long)), {
+      batchSize: 500,
+      onBatch: (batch) => Effect.sync(() => void sizes.push(batch.read))
+    }))
+    expect(sizes).toEqual([4, 1])
+    expect(totals.errors[0]).toEqual({ line: 1, reason: "text: The text field must not be greater than 200000 characters." })
+  })
+
   it("lists only the first 100 errors, and counts them all", async () => {
     const fixture = await runtime.runPromise(setUp)
     const bad = Array.from({ length: 150 }, () => "{")
@@ -338,9 +372,9 @@ describe("import and reanalyze, the commands", () => {
     return done
   }
 
-  /** Exactly one line on stdout, which is JSON. */
-  const jsonLine = (run: Run): any => {
-    expect(run.code, run.stderr).toBe(0)
+  /** Exactly one line on stdout, which is JSON; exit code 0 unless told. */
+  const jsonLine = (run: Run, code = 0): any => {
+    expect(run.code, run.stderr).toBe(code)
     expect(run.stdout.endsWith("\n")).toBe(true)
     expect(run.stdout.trimEnd().split("\n")).toHaveLength(1)
     return JSON.parse(run.stdout)
@@ -354,10 +388,17 @@ describe("import and reanalyze, the commands", () => {
     return run.stderr
   }
 
-  /** Stderr holds the error lines and, at most once a second, progress lines. */
+  /**
+   * Stderr holds the error lines and, at most once a second, progress lines; then, when lines were
+   * refused, one last line with the counts.
+   */
   const errorLines = (run: Run) => {
     const all = run.stderr.split("\n").filter((line) => line !== "")
-    for (const line of all) expect(line).toMatch(/^(line \d+: .+|imported [\d,]+ lines \([\d,]+ skipped\), [\d,]+ lines\/s)$/)
+    const last = all.at(-1) ?? ""
+    const counts = /^[\d,]+ of [\d,]+ lines were refused \(see above\); the other [\d,]+ were imported\.$/.test(last)
+    for (const line of counts ? all.slice(0, -1) : all) {
+      expect(line).toMatch(/^(line \d+: .+|imported [\d,]+ lines \([\d,]+ skipped\), [\d,]+ lines\/s)$/)
+    }
     return all.filter((line) => line.startsWith("line "))
   }
 
@@ -394,12 +435,48 @@ describe("import and reanalyze, the commands", () => {
     await Fs.writeFile(file, lines(fixture).join("\n") + "\n")
     const startedAt = Date.now()
     const run = await cli(["import", file, "--project", String(fixture.project), "--batch-size", "3", "--json"])
-    const summary = jsonLine(run)
+    // Exit code 2: done, but lines were refused.
+    const summary = jsonLine(run, 2)
     expect(Object.keys(summary)).toEqual(["read", "imported", "skipped", "errors", "seconds"])
     expect(summary).toEqual({ read: 11, imported: 3, skipped: 6, errors: expectedErrors, seconds: expect.any(Number) })
     expect(summary.seconds).toBeGreaterThan(0)
     expect(errorLines(run)).toEqual(expectedErrors.map((e) => `line ${e.line}: ${e.reason}`))
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe("6 of 11 lines were refused (see above); the other 3 were imported.")
     expectImported(await db.runPromise(sqlSnapshot(fixture.project)), fixture, startedAt)
+  }, TIMEOUT)
+
+  it("import of a hostile file: a line over 1 MiB and a line that is not UTF-8 are refused, the lines after them land, exit code 2", async () => {
+    // A project of its own, so that the other tests' counts stand.
+    const { projectId, promptId } = await db.runPromise(Effect.gen(function*() {
+      const organization = yield* (yield* OrganizationsRepo).create("Hostile")
+      const project = yield* (yield* ProjectsRepo).create(organization.id, { name: "Hostile", domain: null })
+      const monitor = yield* (yield* MonitorsRepo).create(project.id, { name: "FR", country: "FR", platforms: ["gemini"], schedule: "daily", active: true })
+      const prompt = yield* (yield* PromptsRepo).create(project.id, { monitor_id: monitor.id, text: "Best CRM?", tag_ids: [] })
+      return { projectId: project.id, promptId: prompt.id }
+    }))
+    const good = (text: string) => JSON.stringify({ prompt_id: promptId, platform: "gemini", text, collected_at: "2026-10-01T00:00:00Z" })
+    const file = Path.join(workDir, "hostile.ndjson")
+    // 1 MiB and one byte of JSON: a valid body, but longer than any the API takes.
+    const huge = JSON.stringify({ prompt_id: promptId, platform: "gemini", text: "" })
+    const tooLong = huge.replace("\"text\":\"\"", `"text":"${"a".repeat(1_048_577 - huge.length)}"`)
+    expect(Buffer.byteLength(tooLong)).toBe(1_048_577)
+    await Fs.writeFile(file, Buffer.concat([
+      Buffer.from(`${good("hostile one")}\n${tooLong}\n${good("hostile two")}\n`),
+      Buffer.from(`{"prompt_id": ${promptId}, "platform": "gemini", "text": "caf`), Buffer.from([0xe9]), Buffer.from(`"}\n`),
+      Buffer.from(`${good("hostile three")}\n${"garbage\n".repeat(500)}`)
+    ]))
+    const run = await cli(["import", file, "--project", String(projectId), "--batch-size", "2", "--json"])
+    const summary = jsonLine(run, 2)
+    expect(summary).toMatchObject({ read: 505, imported: 3, skipped: 502 })
+    expect(summary.errors.slice(0, 3)).toEqual([
+      { line: 2, reason: "The line is longer than 1048576 bytes." },
+      { line: 4, reason: "The line is not valid UTF-8." },
+      { line: 6, reason: "The line is not valid JSON." }
+    ])
+    expect(errorLines(run)).toHaveLength(502)
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe("502 of 505 lines were refused (see above); the other 3 were imported.")
+    // In file order, and nothing read with U+FFFD.
+    expect((await db.runPromise(sqlSnapshot(projectId))).responses.map((r) => r.text)).toEqual(["hostile one", "hostile two", "hostile three"])
   }, TIMEOUT)
 
   it("reanalyze --json after a new alias keeps ids; plain output; unreadable file, unknown project, bad batch size", async () => {

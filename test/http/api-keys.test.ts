@@ -152,6 +152,10 @@ describe.each(backends)("API keys (%s)", (backend) => {
     const past = await create(admin, { name: "past", abilities: ["tags:read"], expires_at: inDays(-1) })
     expect(past.status).toBe(422)
     expect(past.body.errors).toEqual({ expires_at: ["The expires at field must be a date in the future."] })
+    // Not read as 2 March.
+    const impossible = await create(admin, { name: "impossible", abilities: ["tags:read"], expires_at: `${new Date().getUTCFullYear() + 2}-02-30T00:00:00Z` })
+    expect(impossible.status).toBe(422)
+    expect(impossible.body.errors).toEqual({ expires_at: ["The expires at field must be a valid date."] })
   })
 
   it("validates the body: name, a non-empty list of known abilities, project ids, a date-time", async () => {
@@ -161,6 +165,45 @@ describe.each(backends)("API keys (%s)", (backend) => {
     const unknown = await create(admin, { name: "x", abilities: ["tags:delete"] })
     expect(unknown.body.errors["abilities.0"][0]).toContain(`Allowed: ${abilities.join(", ")}, *`)
   })
+
+  it("an organization holds at most 1,000 active keys, exactly under concurrent creations; revoked and expired ones do not count", async () => {
+    const org = (await server.createOrganization("Many keys")).id
+    const manager = (await server.createKey(org, ["*"], { name: "manager" })).key
+    // 989 more active keys (990 with the manager), and 30 revoked and 30 expired ones that do not count.
+    if (server.sql === undefined) {
+      for (let i = 0; i < 989; i++) await server.createKey(org, ["tags:read"], { name: `seed ${i}` })
+      for (let i = 0; i < 30; i++) await server.revokeKey((await server.createKey(org, ["tags:read"], { name: `revoked ${i}` })).id)
+      for (let i = 0; i < 30; i++) await server.createKey(org, ["tags:read"], { name: `expired ${i}`, expiresAt: new Date(Date.now() - 1000) })
+    } else {
+      const seed = (count: number, name: string, extra: string) =>
+        server.sql!(`
+          INSERT INTO api_keys (organization_id, name, key_hash, prefix, abilities, revoked_at, expires_at)
+          SELECT ${org}, '${name}', encode(sha256(('${name}' || g || random())::bytea), 'hex'), 'bvm_seed', ARRAY['tags:read'], ${extra}
+          FROM generate_series(1, ${count}) g`)
+      await seed(989, "seed", "NULL, NULL")
+      await seed(30, "revoked", "now(), NULL")
+      await seed(30, "expired", "NULL, now() - interval '1 second'")
+    }
+    const full = {
+      message: INVALID,
+      errors: { api_keys: ["The organization already has 1000 active API keys, the most it may have; revoke one to make another."] }
+    }
+    // 25 at once for the last 10 places: exactly 10 are made.
+    const replies = await Promise.all(Array.from({ length: 25 }, (_, i) => create(manager, { name: `race ${i}`, abilities: ["tags:read"] })))
+    expect(replies.map((reply) => reply.status).sort()).toEqual([...Array(10).fill(201), ...Array(15).fill(422)])
+    for (const reply of replies.filter((reply) => reply.status === 422)) expect(reply.body).toEqual(full)
+    const listed = await server.request("GET", "/api/v1/api-keys?per_page=1", { key: manager })
+    expect(listed.body.meta.total).toBe(1060)
+    // A body that fails validation is told so first; the limit is checked on a valid one.
+    expect((await create(manager, { name: " ", abilities: ["tags:read"] })).body.errors).toEqual({ name: ["The name field is required."] })
+    // Revoking one makes room for one.
+    const made = replies.find((reply) => reply.status === 201)!.body.data
+    expect((await server.request("DELETE", `/api/v1/api-keys/${made.id}`, { key: manager })).status).toBe(204)
+    expect((await create(manager, { name: "after revocation", abilities: ["tags:read"] })).status).toBe(201)
+    expect((await create(manager, { name: "one too many", abilities: ["tags:read"] })).body).toEqual(full)
+    // Another organization is not concerned.
+    expect((await create(admin, { name: "elsewhere", abilities: ["tags:read"] })).status).toBe(201)
+  }, 120_000)
 
   it("`*` includes keys:manage; without it, 403 naming the ability", async () => {
     const me = await server.request("GET", "/api/v1/me", { key: admin })

@@ -160,6 +160,37 @@ describe.each(backends)("responses, sources, citations, brand mentions (%s)", (b
     expect(await responseCount()).toBe(before)
   })
 
+  it("takes collected_at from 2000-01-01T00:00:00Z to 5 minutes from now, of a moment that exists (422 on collected_at otherwise)", async () => {
+    const before = await responseCount()
+    const refused: ReadonlyArray<readonly [string, string]> = [
+      ["0000-01-01T00:00:00Z", "The collected at field must be a date after or equal to 2000-01-01T00:00:00Z."],
+      ["1999-12-31T23:59:59.999Z", "The collected at field must be a date after or equal to 2000-01-01T00:00:00Z."],
+      // 23:30 the day before in UTC.
+      ["2000-01-01T00:30:00+01:00", "The collected at field must be a date after or equal to 2000-01-01T00:00:00Z."],
+      ["2024-02-30T10:00:00Z", "The collected at field must be a valid date."],
+      ["2023-02-29T10:00:00Z", "The collected at field must be a valid date."],
+      ["2024-04-31T10:00:00Z", "The collected at field must be a valid date."],
+      ["2024-01-01T24:00:00Z", "The collected at field must be a valid date."],
+      ["2024-01-01T10:60:00Z", "The collected at field must be a valid date."],
+      ["2024-01-01T10:00:00+24:00", "The collected at field must be a valid date."],
+      ["2024-01-01", "The collected at field must be an ISO 8601 date-time with a time zone."],
+      [new Date(Date.now() + 6 * 60_000).toISOString(), "The collected at field must be a date before or equal to now."]
+    ]
+    for (const [collectedAt, message] of refused) {
+      const reply = await raw("POST", "/api/v1/responses", { prompt_id: prompt, platform: "chatgpt", text: "Acme.", collected_at: collectedAt })
+      expect(reply.status, collectedAt).toBe(422)
+      expect(reply.body, collectedAt).toEqual({ message: "The given data was invalid.", errors: { collected_at: [message] } })
+    }
+    expect(await responseCount()).toBe(before)
+    // The bounds themselves, a leap day, and the tolerated clock skew.
+    const soon = new Date(Date.now() + 4 * 60_000).toISOString()
+    for (const collectedAt of ["2000-01-01T00:00:00Z", "2024-02-29T23:59:59+01:00", soon]) {
+      const reply = await raw("POST", "/api/v1/responses", { prompt_id: prompt, platform: "chatgpt", text: "Acme.", collected_at: collectedAt })
+      expect(reply.status, collectedAt).toBe(201)
+      expect(reply.body.data.collected_at).toBe(new Date(collectedAt).toISOString())
+    }
+  })
+
   it("filters responses and checks the filters", async () => {
     const responses = (urlParams: Parameters<ApiClient["responses"]["list"]>[0]["urlParams"]) =>
       client((api) => api.responses.list({ headers: inProject(project), urlParams }))

@@ -1,6 +1,6 @@
 import { Effect, type Scope } from "effect"
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -88,6 +88,71 @@ describe("embedded database protection", () => {
           return result.rows
         })
         expect(rows).toEqual([{ one: 1 }])
+      })
+    ), 60_000)
+
+  /** The path and mode of every file and directory under `root` (itself included) that others may use. */
+  const openToOthers = (root: string): Array<string> => {
+    const found: Array<string> = []
+    const walk = (path: string) => {
+      const info = lstatSync(path)
+      if (info.isSymbolicLink()) return
+      if ((info.mode & 0o077) !== 0) found.push(`${path} ${(info.mode & 0o777).toString(8)}`)
+      if (info.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name))
+    }
+    walk(root)
+    return found
+  }
+
+  const query = (endpoint: Embedded.EmbeddedEndpoint, text: string) =>
+    Effect.promise(async () => {
+      const client = new pg.Client({ host: endpoint.host, port: endpoint.port, user: "postgres", database: "postgres" })
+      await client.connect()
+      await client.query(text)
+      await client.end()
+    })
+
+  it("keeps every file private whatever the umask and the mode DATA_DIR had, and makes an old open one private", async () => {
+    // The worst case: a umask that masks nothing, and a DATA_DIR made beforehand open to everyone.
+    const umask = process.umask(0)
+    try {
+      await withDataDir((dataDir) =>
+        Effect.gen(function*() {
+          chmodSync(dataDir, 0o755)
+          yield* Effect.scoped(Effect.gen(function*() {
+            const endpoint = yield* Embedded.serve({ dataDir })
+            // Tables, indexes and WAL written after the start (new files) are private too.
+            yield* query(endpoint, "CREATE TABLE secrets (id serial PRIMARY KEY, hash text UNIQUE); INSERT INTO secrets (hash) VALUES ('x')")
+            expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+            expect(openToOthers(dataDir)).toEqual([])
+          }))
+          expect(openToOthers(dataDir)).toEqual([])
+          // A data directory left open by an earlier version (or by hand): private again at the next start.
+          const loosen = (path: string): void => {
+            const info = lstatSync(path)
+            chmodSync(path, info.isDirectory() ? 0o777 : 0o666)
+            if (info.isDirectory()) for (const name of readdirSync(path)) loosen(join(path, name))
+          }
+          loosen(dataDir)
+          expect(openToOthers(dataDir).length).toBeGreaterThan(900)
+          yield* Effect.scoped(Effect.gen(function*() {
+            const endpoint = yield* Embedded.serve({ dataDir })
+            yield* query(endpoint, "INSERT INTO secrets (hash) VALUES ('y')")
+            expect(openToOthers(dataDir)).toEqual([])
+          }))
+        }))
+    } finally {
+      process.umask(umask)
+    }
+  }, 120_000)
+
+  it("refuses a DATA_DIR that is not a directory, saying so", () =>
+    withDataDir((dataDir) =>
+      Effect.gen(function*() {
+        const file = join(dataDir, "file")
+        writeFileSync(file, "")
+        const refused = yield* Effect.flip(Embedded.serve({ dataDir: file }))
+        expect(refused.message).toBe(`DATA_DIR ${file} is not a directory.`)
       })
     ), 60_000)
 
