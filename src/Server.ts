@@ -109,7 +109,8 @@ const AnnounceAddress = Layer.effectDiscard(HttpServer.addressWith((address) =>
 export const serve = (address: { readonly port: number; readonly host?: string }) =>
   Layer.merge(HttpApiBuilder.serve((app) => requestLog(Metrics.measured(knownRoutes)(app))), AnnounceAddress).pipe(
     Layer.provide(ApiLive),
-    Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, address))
+    Layer.provideMerge(Layer.unwrapEffect(Effect.map(Settings, ({ requestTimeoutSeconds }) =>
+      NodeHttpServer.layer(() => makeNodeServer({ requestTimeoutSeconds }), address))))
   )
 
 /** The HTTP server on `PORT`. */

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 
 /**
@@ -7,10 +7,18 @@ import type { Duplex } from "node:stream"
  * JSON error body as every other error, instead of Node's bodiless default. Requests that arrive in
  * the moment between listening and the API's handler being attached wait for it (Node would leave
  * them unanswered forever).
+ *
+ * A whole request (headers and body) must arrive within `REQUEST_TIMEOUT_SECONDS`, then it gets its
+ * 408. Node checks the requests in progress on a timer (every 30 s by default, which made a 60 s
+ * timeout fire at up to 90 s); here it checks every `CHECK_INTERVAL_MS`, so the 408 is at most that late.
+ *
+ * An answer sent before its request's body has all arrived (a 401, a 413, `/health` given a body)
+ * closes the connection after it (`Connection: close`): Node would otherwise read and discard the rest
+ * of the body, however large, to keep the connection for the next request.
  */
 
-/** A whole request (headers and body) must arrive within this time; then 408. */
-const REQUEST_TIMEOUT_MS = 60_000
+/** How often Node looks for requests past their timeout: the most a 408 is late. */
+export const CHECK_INTERVAL_MS = 250
 
 const REFUSALS: Record<string, readonly [status: number, reason: string]> = {
   HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
@@ -44,8 +52,25 @@ const holdUntilHandled = (server: Server) => {
   server.on("request", hold)
 }
 
-export const makeNodeServer = (): Server => {
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS })
+/** A response that closes the connection when it is sent before its request's body has all arrived. */
+class ClosingResponse extends ServerResponse {
+  // Every response goes through writeHead (`end()` without it calls it too), before its head is written.
+  override writeHead(statusCode: number, ...rest: Array<any>): this {
+    if (!this.req.complete && !this.headersSent) this.setHeader("connection", "close")
+    return Reflect.apply(super.writeHead, this, [statusCode, ...rest])
+  }
+}
+
+/** The server, refusing a request that has not arrived whole after `requestTimeoutSeconds`. */
+export const makeNodeServer = (options: { readonly requestTimeoutSeconds: number }): Server => {
+  const requestTimeout = options.requestTimeoutSeconds * 1000
+  const server = createServer({
+    requestTimeout,
+    // Headers are part of the request: the same deadline (Node's default would be the lower of it and 60 s).
+    headersTimeout: requestTimeout,
+    connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, requestTimeout),
+    ServerResponse: ClosingResponse as typeof ServerResponse
+  })
   holdUntilHandled(server)
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A connection reset by the client, or one already answering, has nobody to tell.
