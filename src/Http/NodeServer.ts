@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
+import { apiHeaders } from "./SecurityHeaders.ts"
 
 /**
  * The Node HTTP server of the service. Requests Node refuses before they reach the API (headers or
@@ -25,12 +26,13 @@ const REFUSALS: Record<string, readonly [status: number, reason: string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"]
 }
 
-/** The raw HTTP/1.1 answer to a request Node could not read; the connection closes after it. */
+/** The raw HTTP/1.1 answer to a request Node could not read, with the API's headers; the connection closes after it. */
 export const clientErrorResponse = (code: string | undefined): string => {
   const [status, reason] = REFUSALS[code ?? ""] ?? [400, "Bad Request"]
   const body = JSON.stringify({ message: reason })
+  const headers = Object.entries(apiHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join("")
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Connection: close\r\n\r\n${body}`
+    `${headers}Connection: close\r\n\r\n${body}`
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void
