@@ -54,11 +54,19 @@ const holdUntilHandled = (server: Server) => {
   server.on("request", hold)
 }
 
+/**
+ * Whether some of the request's body has yet to arrive. A request has a body only with a
+ * `Content-Length` or a `Transfer-Encoding` (`complete` alone is not enough: a request without a body is
+ * marked complete only after the handler has been called, which may answer at once).
+ */
+const bodyToCome = (request: IncomingMessage) =>
+  !request.complete && (request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? "0") > 0)
+
 /** A response that closes the connection when it is sent before its request's body has all arrived. */
 class ClosingResponse extends ServerResponse {
   // Every response goes through writeHead (`end()` without it calls it too), before its head is written.
   override writeHead(statusCode: number, ...rest: Array<any>): this {
-    if (!this.req.complete && !this.headersSent) this.setHeader("connection", "close")
+    if (!this.headersSent && bodyToCome(this.req)) this.setHeader("connection", "close")
     return Reflect.apply(super.writeHead, this, [statusCode, ...rest])
   }
 }
