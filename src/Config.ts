@@ -15,6 +15,8 @@ export interface AppSettings {
   readonly logLevel: LogLevel.LogLevel
   /** How long in-flight requests may run on after SIGTERM before connections are cut. */
   readonly shutdownTimeoutSeconds: number
+  /** How long a whole request (headers and body) may take to arrive before it is answered 408. */
+  readonly requestTimeoutSeconds: number
   /**
    * How long an API process on PostgreSQL may trust a key it has read (ApiKeys/KeyCache.ts); 0: it reads
    * the key on every request (behind a pooler in transaction mode, which cannot LISTEN).
@@ -96,6 +98,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
     })
   ),
   shutdownTimeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(Config.withDefault(10)),
+  requestTimeoutSeconds: atLeast("REQUEST_TIMEOUT_SECONDS", 60, 1),
   keyCacheSeconds: Config.integer("KEY_CACHE_SECONDS").pipe(
     Config.withDefault(10),
     Config.validate({ message: "KEY_CACHE_SECONDS must be between 0 and 300", validation: (n) => n >= 0 && n <= 300 })
@@ -124,6 +127,7 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     redisPrefix: "bvm:ratelimit:",
     logLevel: LogLevel.Info,
     shutdownTimeoutSeconds: 10,
+    requestTimeoutSeconds: 60,
     keyCacheSeconds: 10,
     worker: true,
     collectorTickSeconds: 30,

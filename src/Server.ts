@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServer, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
@@ -22,6 +22,7 @@ import { ProjectFromPath } from "./Http/ProjectFromPath.ts"
 import { RequestQuota } from "./Http/RequestQuota.ts"
 import { makeNodeServer } from "./Http/NodeServer.ts"
 import { guardInput } from "./Http/RequestBody.ts"
+import * as SecurityHeaders from "./Http/SecurityHeaders.ts"
 import { requestLog } from "./Http/RequestLog.ts"
 import * as Metrics from "./Observability/Metrics.ts"
 import { MeLive } from "./Me/Http.ts"
@@ -109,7 +110,13 @@ const AnnounceAddress = Layer.effectDiscard(HttpServer.addressWith((address) =>
 export const serve = (address: { readonly port: number; readonly host?: string }) =>
   Layer.merge(HttpApiBuilder.serve((app) => requestLog(Metrics.measured(knownRoutes)(app))), AnnounceAddress).pipe(
     Layer.provide(ApiLive),
-    Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, address))
+    // Before the server serves: its requests start with the handler that adds the hardening headers.
+    Layer.provide(SecurityHeaders.layer),
+    // A path matches a route exactly: another case, a doubled or a trailing slash is no route (404).
+    // (The router's defaults ignore all three: `DELETE /api/v1/PROMPTS/38/tags/146` detached the tag.)
+    Layer.provide(HttpRouter.setRouterConfig({ caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false })),
+    Layer.provideMerge(Layer.unwrapEffect(Effect.map(Settings, ({ requestTimeoutSeconds }) =>
+      NodeHttpServer.layer(() => makeNodeServer({ requestTimeoutSeconds }), address))))
   )
 
 /** The HTTP server on `PORT`. */

@@ -3,7 +3,9 @@ import { Cause, Effect, Option } from "effect"
 
 /**
  * The methods the API serves on each path, read off its declaration: a request with another method on
- * a known path is answered 405 with `Allow`, rather than 404 as if the path did not exist.
+ * a known path is answered 405 with `Allow`, rather than 404 as if the path did not exist. A path is
+ * known when it matches a declared one exactly, as the router matches (src/Server.ts): same case, no
+ * doubled or trailing slash.
  */
 export const makeKnownRoutes = (api: HttpApi.HttpApi.Any) => {
   const routes: Array<{ readonly method: string; readonly path: string; readonly pattern: RegExp }> = []
@@ -11,7 +13,7 @@ export const makeKnownRoutes = (api: HttpApi.HttpApi.Any) => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
       const source = endpoint.path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")
-      routes.push({ method: endpoint.method, path: endpoint.path, pattern: new RegExp(`^${source}/?$`) })
+      routes.push({ method: endpoint.method, path: endpoint.path, pattern: new RegExp(`^${source}$`) })
     }
   })
   return {

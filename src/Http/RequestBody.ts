@@ -152,19 +152,20 @@ const methodsWithBody = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
 /**
  * A path with `;` or `#` is no route of the API: routers read them as the end of the path
- * (`/prompts/41;x` would act on prompt 41).
+ * (`/prompts/41;x` would act on prompt 41). Nor is a path with an empty segment (a doubled or a
+ * trailing slash): the router would read `/tags/` as `/tags/:tag` with an empty id.
  */
-const hasPathDelimiter = (url: string): boolean => {
+const isNoRoute = (url: string): boolean => {
   const query = url.indexOf("?")
   const path = query === -1 ? url : url.slice(0, query)
-  return path.includes(";") || path.includes("#")
+  return path.includes(";") || path.includes("#") || path.includes("//") || (path.length > 1 && path.endsWith("/"))
 }
 
-/** Applies the body limits and the path rule above to every request of the app. */
+/** Applies the body limits and the path rules above to every request of the app. */
 export const guardInput = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    if (hasPathDelimiter(request.url)) {
+    if (isNoRoute(request.url)) {
       return HttpServerResponse.unsafeJson({ message: "Not found" }, { status: 404 })
     }
     if (!methodsWithBody.has(request.method)) return yield* app

@@ -60,16 +60,7 @@ export const layer = Layer.unwrapEffect(Effect.gen(function*() {
   }
   const serviceName = yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("brand-visibility-monitor"))
   // Loaded only when used: the OpenTelemetry SDK weighs some 40 MB in a process that never exports.
-  const [NodeSdk, { OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>
-    Promise.all([
-      import("@effect/opentelemetry/NodeSdk"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
-      import("@opentelemetry/sdk-trace-base")
-    ])
-  )
+  const TracingSdk = yield* Effect.promise(() => import("./TracingSdk.ts"))
   yield* Effect.logInfo(`traces exported to ${url.value}`)
-  return NodeSdk.layer(() => ({
-    resource: { serviceName },
-    spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: url.value }))
-  }))
+  return TracingSdk.layer({ url: url.value, serviceName })
 }))

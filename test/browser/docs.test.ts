@@ -34,6 +34,23 @@ describe("the API reference in a browser", { timeout: 60_000 }, () => {
     await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), "bvm-docs-")), "docs.png") })
     expect(trespasses.offHost).toEqual([])
     expect(trespasses.pageErrors).toEqual([])
+    // Under the page's Content-Security-Policy: Scalar probes whether `new Function` may run (a caught
+    // attempt, reported as a violation) and does without it; nothing else is refused.
+    expect(trespasses.cspViolations.filter((violation) => violation !== "CSP violation: script-src eval")).toEqual([])
+  })
+
+  it("sends a Content-Security-Policy that allows its own inline scripts only, and no framing", async () => {
+    const reply = await fetch(`${server.baseUrl}/docs`)
+    const csp = reply.headers.get("content-security-policy")!
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("connect-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    // The scripts by hash: two, the configuration and Scalar's.
+    const scriptSrc = csp.split("; ").find((directive) => directive.startsWith("script-src "))!
+    expect(scriptSrc.match(/'sha256-[A-Za-z0-9+/]+=*'/g)).toHaveLength(2)
+    expect(scriptSrc).not.toMatch(/'unsafe-inline'|'unsafe-eval'|'self'|https?:|\*/)
+    expect(reply.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(reply.headers.get("x-frame-options")).toBe("DENY")
   })
 
   it("serves the same page again, made once", async () => {

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
+import { type Proc, processGroup } from "../support/Processes.ts"
 import { rollupMismatchesWith } from "../support/Rollups.ts"
 import { createDatabase } from "../support/TestServer.ts"
 
@@ -25,7 +23,6 @@ import { createDatabase } from "../support/TestServer.ts"
 
 const backend = process.env.DATABASE_URL ? "postgres" : "embedded"
 const store = process.env.REDIS_URL ? "redis" : "memory"
-const root = fileURLToPath(new URL("../..", import.meta.url))
 /** Requests a minute per key: low enough to spend in a second, high enough for the other cases. */
 const LIMIT = 40
 const PLATFORMS = ["chatgpt", "perplexity", "gemini", "claude"]
@@ -33,74 +30,7 @@ const PROMPTS = 6
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** A loopback port the system reports free. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
-interface Proc {
-  readonly name: string
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  output: string
-  exitCode: number | null | undefined
-}
-
-const processes: Array<Proc> = []
-
-/** Everything the processes wrote (the last 6,000 characters each), for a failure's message. */
-const outputs = () => processes.map((p) => `--- ${p.name} (exit ${p.exitCode ?? "running"}):\n${p.output}`).join("\n")
-
-const launch = async (name: string, script: string, env: Record<string, string>): Promise<Proc> => {
-  const port = await freePort()
-  // Nothing of the shell's own settings: each process gets exactly the environment given here.
-  const { DATABASE_URL: _d, REDIS_URL: _r, DATA_DIR: _a, PORT: _p, WORKER: _w, LOG_LEVEL: _l, SIMULATED_PLATFORMS: _s, ...inherited } =
-    process.env
-  const child = spawn(process.execPath, [script], {
-    cwd: root,
-    env: { ...inherited, PORT: String(port), LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const proc: Proc = { name, child, baseUrl: `http://127.0.0.1:${port}`, output: "", exitCode: undefined }
-  const append = (chunk: Buffer) => (proc.output = (proc.output + chunk.toString("utf8")).slice(-6000))
-  child.stdout!.on("data", append)
-  child.stderr!.on("data", append)
-  child.once("exit", (code) => (proc.exitCode = code))
-  processes.push(proc)
-  return proc
-}
-
-/** Until `ready` holds, the process exits (a failure, with everything written so far), or 90 s pass. */
-const until = async (proc: Proc, what: string, ready: () => Promise<boolean>) => {
-  const deadline = Date.now() + 90_000
-  while (!(await ready())) {
-    if (proc.exitCode !== undefined) throw new Error(`${proc.name} exited with ${proc.exitCode} before ${what}\n${outputs()}`)
-    if (Date.now() > deadline) throw new Error(`${proc.name}: not ${what} within 90 s\n${outputs()}`)
-    await wait(200)
-  }
-}
-
-// Each probe is bounded: a process listens a little before it handles requests, and a request that
-// arrives in between is never answered.
-const serving = (proc: Proc) =>
-  until(proc, "serving", () => fetch(`${proc.baseUrl}/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false))
-const collecting = (proc: Proc) => until(proc, "collecting", async () => proc.output.includes("collector started"))
-
-const stopAll = async () => {
-  await Promise.all(processes.map(async (proc) => {
-    if (proc.exitCode !== undefined) return
-    const exited = new Promise((resolve) => proc.child.once("exit", resolve))
-    proc.child.kill("SIGTERM")
-    await Promise.race([exited, wait(5_000)])
-    if (proc.exitCode === undefined) proc.child.kill("SIGKILL")
-  }))
-}
+const { launch, outputs, serving, collecting, stopAll } = processGroup()
 
 describe(`two API processes and two workers on one ${backend} database, rate-limit counters in ${store}`, () => {
   let sql: pg.Client

@@ -23,6 +23,17 @@ const initialProject = (me: Me): number | null => {
 }
 
 /**
+ * Where to go after signing in: `next` when it is a path of this dashboard, else `/`. A browser reads
+ * `/\evil.example/` (or `/<tab>/evil.example`) as `//evil.example/`, another site: such a `next` made
+ * the navigation throw and the page stay blank.
+ */
+const safeNext = (next: string | null): string => {
+  if (next === null || !next.startsWith("/") || /[\\\u0000-\u001f\u007f]/.test(next)) return "/"
+  const url = new URL(next, window.location.origin)
+  return url.origin === window.location.origin ? url.pathname + url.search + url.hash : "/"
+}
+
+/**
  * The dashboard: signed out, it shows the sign-in page whatever the path (and comes back to that path
  * after signing in); signed in, the page of the path. Any 401 signs out with a message saying why.
  */
@@ -62,8 +73,7 @@ export const App = () => {
       navigate(next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`, { replace: true })
     }
     if (state.phase === "signed-in" && location.path === "/sign-in") {
-      const next = location.query.get("next")
-      navigate(next !== null && next.startsWith("/") && !next.startsWith("//") ? next : "/", { replace: true })
+      navigate(safeNext(location.query.get("next")), { replace: true })
     }
   }, [state.phase, location.path])
 
