@@ -8,12 +8,9 @@
  * one), to stop reading a position's matches at the first that fits, and to count the steps taken (the
  * tests hold the cost to the text's length through that count). It is the textbook construction, small.
  *
- * Symbols are non-negative integers below 2^21 (code points, or stand-ins for a class of them). Node 0 is
- * the root; edges live in one map keyed by node and symbol.
+ * Symbols are non-negative integers (code points, or stand-ins for a class of them). Node 0 is the root;
+ * edges live in one hash table keyed by node and symbol.
  */
-
-/** One more than the largest symbol: edge keys are `node * SYMBOLS + symbol`, exact as doubles. */
-const SYMBOLS = 0x200000
 
 /** Steps taken, shared by the scans of one text: edges followed, failure links followed, matches visited. */
 export interface Meter {
@@ -22,7 +19,7 @@ export interface Meter {
 
 export class Automaton {
   private constructor(
-    private readonly edges: ReadonlyMap<number, number>,
+    private readonly edges: Edges,
     private readonly fail: Int32Array,
     /** The pattern a node spells, or -1. */
     private readonly patternAt: Int32Array,
@@ -33,44 +30,43 @@ export class Automaton {
   ) {}
 
   static build(patterns: ReadonlyArray<ArrayLike<number>>): Automaton {
-    const edges = new Map<number, number>()
-    const parents: Array<number> = [0]
-    const symbols: Array<number> = [0]
-    const depths: Array<number> = [0]
-    const patternAt: Array<number> = [-1]
+    // At most one node per pattern symbol, and the root.
+    const capacity = patterns.reduce((sum, pattern) => sum + pattern.length, 0) + 1
+    const edges = new Edges(capacity)
+    const parents = new Int32Array(capacity)
+    const symbols = new Int32Array(capacity)
+    const depths = new Int32Array(capacity)
+    const at = new Int32Array(capacity).fill(-1)
+    let count = 1
     patterns.forEach((pattern, index) => {
       let node = 0
       for (let i = 0; i < pattern.length; i++) {
-        const key = node * SYMBOLS + pattern[i]!
-        let next = edges.get(key)
-        if (next === undefined) {
-          next = parents.length
-          edges.set(key, next)
-          parents.push(node)
-          symbols.push(pattern[i]!)
-          depths.push(i + 1)
-          patternAt.push(-1)
+        let next = edges.get(node, pattern[i]!)
+        if (next === -1) {
+          next = count++
+          edges.set(node, pattern[i]!, next)
+          parents[next] = node
+          symbols[next] = pattern[i]!
+          depths[next] = i + 1
         }
         node = next
       }
-      if (node !== 0 && patternAt[node] === -1) patternAt[node] = index
+      if (node !== 0 && at[node] === -1) at[node] = index
     })
-    const count = parents.length
     const fail = new Int32Array(count)
     const nextOutput = new Int32Array(count)
-    const at = Int32Array.from(patternAt)
     // A node's failure link is found from its parent's, so nodes are visited by depth (breadth first).
-    for (const node of byDepth(depths)) {
+    for (const node of byDepth(depths.subarray(0, count))) {
       const parent = parents[node]!
       if (parent === 0) continue
       const symbol = symbols[node]!
       let candidate = fail[parent]!
-      let target = edges.get(candidate * SYMBOLS + symbol)
-      while (target === undefined && candidate !== 0) {
+      let target = edges.get(candidate, symbol)
+      while (target === -1 && candidate !== 0) {
         candidate = fail[candidate]!
-        target = edges.get(candidate * SYMBOLS + symbol)
+        target = edges.get(candidate, symbol)
       }
-      fail[node] = target ?? 0
+      fail[node] = target === -1 ? 0 : target
       const suffix = fail[node]!
       nextOutput[node] = at[suffix]! >= 0 ? suffix : nextOutput[suffix]!
     }
@@ -87,13 +83,13 @@ export class Automaton {
     let steps = 0
     for (let i = 0; i < text.length; i++) {
       const symbol = text[i]!
-      let next = edges.get(node * SYMBOLS + symbol)
-      while (next === undefined && node !== 0) {
+      let next = edges.get(node, symbol)
+      while (next === -1 && node !== 0) {
         node = fail[node]!
-        next = edges.get(node * SYMBOLS + symbol)
+        next = edges.get(node, symbol)
         steps++
       }
-      node = next ?? 0
+      node = next === -1 ? 0 : next
       steps++
       const output = patternAt[node]! >= 0 ? node : nextOutput[node]!
       if (output !== 0) {
@@ -117,7 +113,7 @@ export class Automaton {
 }
 
 /** Node indices ordered by depth (a counting sort: depths are small). */
-const byDepth = (depths: ReadonlyArray<number>): Int32Array => {
+const byDepth = (depths: Int32Array): Int32Array => {
   let deepest = 0
   for (const depth of depths) deepest = Math.max(deepest, depth)
   const starts = new Int32Array(deepest + 2)
@@ -128,4 +124,45 @@ const byDepth = (depths: ReadonlyArray<number>): Int32Array => {
     order[starts[depth]!++] = node
   })
   return order
+}
+
+/**
+ * The edges of the trie: (node, symbol) → child, in an open-addressing hash table of typed arrays, sized
+ * once for the number of edges it will hold (at most one per pattern symbol) and at most half full.
+ */
+class Edges {
+  private readonly nodes: Int32Array
+  private readonly symbols: Int32Array
+  private readonly children: Int32Array
+  private readonly mask: number
+
+  constructor(capacity: number) {
+    let size = 16
+    while (size < capacity * 2) size *= 2
+    this.nodes = new Int32Array(size).fill(-1)
+    this.symbols = new Int32Array(size)
+    this.children = new Int32Array(size)
+    this.mask = size - 1
+  }
+
+  private slot(node: number, symbol: number): number {
+    return (Math.imul(node, 0x9e3779b1) ^ Math.imul(symbol, 0x85ebca77)) & this.mask
+  }
+
+  /** The child of `node` by `symbol`, or -1. */
+  get(node: number, symbol: number): number {
+    for (let at = this.slot(node, symbol);; at = (at + 1) & this.mask) {
+      const held = this.nodes[at]!
+      if (held === -1) return -1
+      if (held === node && this.symbols[at] === symbol) return this.children[at]!
+    }
+  }
+
+  set(node: number, symbol: number, child: number): void {
+    let at = this.slot(node, symbol)
+    while (this.nodes[at] !== -1) at = (at + 1) & this.mask
+    this.nodes[at] = node
+    this.symbols[at] = symbol
+    this.children[at] = child
+  }
 }

@@ -224,11 +224,11 @@ export interface BrandNames {
 }
 
 /**
- * Symbols one automaton holds at most: a project's names beyond that (only a project near every limit
- * at once gets there) go into further automata, each read over the text in a pass of its own, so that
- * memory stays bounded whatever the names.
+ * Symbols one automaton holds at most (some 50 MB): a project's names beyond that (only a project near
+ * every limit at once gets there) go into further automata, each built, read over the text and dropped
+ * in turn, so that memory stays bounded whatever the names.
  */
-export const MAX_AUTOMATON_SYMBOLS = 1_000_000
+export const MAX_AUTOMATON_SYMBOLS = 500_000
 
 /** The occurrences of a project's brands in one text. */
 export interface BrandMatches {
@@ -253,33 +253,38 @@ interface Pattern {
   readonly symbols: ReadonlyArray<number>
 }
 
-/** Automata over the patterns of one kind, each within `MAX_AUTOMATON_SYMBOLS`. */
-interface Part {
-  readonly automaton: Automaton
-  readonly boundaries: Boundaries
-  /** Pattern ids, by the automaton's index. */
-  readonly ids: ReadonlyArray<number>
-}
-
-const partsOf = (patterns: ReadonlyArray<Pattern>): Array<Part> => {
-  const parts: Array<Part> = []
+/**
+ * Every occurrence of these patterns in the text (`visit` gets the pattern's id): an automaton per kind of
+ * pattern and per `MAX_AUTOMATON_SYMBOLS`, each built, read over the text and dropped in turn.
+ */
+const forEachPatternOccurrence = (
+  patterns: ReadonlyArray<Pattern>,
+  ids: ReadonlyArray<number>,
+  text: TextSymbols,
+  meter: Meter,
+  visit: (id: number, start: number, end: number) => void
+): void => {
   for (const boundaries of [NAME, DOMAIN]) {
-    let ids: Array<number> = []
+    let chunk: Array<number> = []
     let size = 0
-    const close = () => {
-      if (ids.length > 0) parts.push({ automaton: Automaton.build(ids.map((id) => patterns[id]!.symbols)), boundaries, ids })
-      ids = []
+    const read = () => {
+      const these = chunk
+      if (these.length > 0) {
+        const automaton = Automaton.build(these.map((id) => patterns[id]!.symbols))
+        forEachOccurrence(automaton, boundaries, text, meter, (pattern, start, end) => visit(these[pattern]!, start, end))
+      }
+      chunk = []
       size = 0
     }
-    patterns.forEach((pattern, id) => {
-      if (pattern.boundaries !== boundaries) return
-      if (size + pattern.symbols.length > MAX_AUTOMATON_SYMBOLS) close()
-      ids.push(id)
+    for (const id of ids) {
+      const pattern = patterns[id]!
+      if (pattern.boundaries !== boundaries) continue
+      if (size + pattern.symbols.length > MAX_AUTOMATON_SYMBOLS) read()
+      chunk.push(id)
       size += pattern.symbols.length
-    })
-    close()
+    }
+    read()
   }
-  return parts
 }
 
 /**
@@ -309,20 +314,16 @@ export const matchBrands = (text: string, brands: ReadonlyArray<BrandNames>): Br
       domainSpellings(domain).flatMap((spelling) => cannotOccur(spelling, words) ? [] : add(DOMAIN, domainSymbols(spelling)))
     )
   ])
-  const parts = partsOf(patterns)
   const read = readText(text)
   const meter: Meter = { steps: 0 }
 
   // First pass: where each pattern first occurs, and what the occurrences cover.
   const first = new Int32Array(patterns.length).fill(-1)
   const coveredFrom = new Int32Array(read.offsets.length).fill(-1)
-  for (const part of parts) {
-    forEachOccurrence(part.automaton, part.boundaries, read, meter, (pattern, start, end) => {
-      const id = part.ids[pattern]!
-      if (first[id] === -1) first[id] = start
-      if (coveredFrom[end] === -1 || start < coveredFrom[end]!) coveredFrom[end] = start
-    })
-  }
+  forEachPatternOccurrence(patterns, [...patterns.keys()], read, meter, (id, start, end) => {
+    if (first[id] === -1) first[id] = start
+    if (coveredFrom[end] === -1 || start < coveredFrom[end]!) coveredFrom[end] = start
+  })
   // The union of the occurrences, as disjoint intervals: ends ascending, each reaching back to its start.
   const covered: Array<Occurrence> = []
   for (let end = coveredFrom.length - 1; end > 0; end--) {
@@ -365,14 +366,13 @@ export const matchBrands = (text: string, brands: ReadonlyArray<BrandNames>): Br
       }
       const lists = new Map<number, Array<number>>()
       for (const brand of wanted) for (const id of brandPatterns[brand]!) if (first[id] !== -1) lists.set(id, [])
-      for (const part of parts) {
-        forEachOccurrence(part.automaton, part.boundaries, read, meter, (pattern, start) => {
-          const list = lists.get(part.ids[pattern]!)
-          const at = sentenceOfSymbol[start]!
-          // A pattern's occurrences come in order: a repeat of a sentence is the last one listed.
-          if (list !== undefined && list.at(-1) !== at) list.push(at)
-        })
-      }
+      // Only the wanted brands' patterns that occur are read again.
+      forEachPatternOccurrence(patterns, [...lists.keys()], read, meter, (id, start) => {
+        const list = lists.get(id)!
+        const at = sentenceOfSymbol[start]!
+        // A pattern's occurrences come in order: a repeat of a sentence is the last one listed.
+        if (list.at(-1) !== at) list.push(at)
+      })
       const seenBy = new Int32Array(sentenceStarts.length).fill(-1)
       return wanted.map((brand) => {
         const distinct: Array<number> = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { type BrandNames, matchBrands } from "../../../src/Detection/Matching.ts"
+import { type BrandNames, MAX_AUTOMATON_SYMBOLS, matchBrands } from "../../../src/Detection/Matching.ts"
 import { type BrandToDetect, detectMentions } from "../../../src/Detection/Mentions.ts"
 
 /**
@@ -40,10 +40,13 @@ describe("the matcher's steps", () => {
     }
   })
 
-  it("do not grow with the number of brands", () => {
+  it("do not grow with the number of brands (up to an automaton's size, then a pass more per automaton)", () => {
     const text = "a ".repeat(20_000)
-    const steps = [1, 6, 60].map((count) => matchBrands(text, namesOf(stallingBrands(count))).steps)
+    // 36 brands of 50 aliases of 255 characters: 459,000 symbols, one automaton.
+    const steps = [1, 6, 36].map((count) => matchBrands(text, namesOf(stallingBrands(count))).steps)
     expect(new Set(steps).size).toBe(1)
+    // 72 brands: two automata, the text read twice.
+    expect(matchBrands(text, namesOf(stallingBrands(72))).steps).toBe(2 * steps[0]!)
   })
 
   it("find nothing in the answer that stalled the service, at once", () => {
@@ -75,5 +78,25 @@ describe("the matcher's steps", () => {
     const many = matchBrands(text, Array.from({ length: 100 }, () => ({ names: ["Acme", "Globex"], domains: ["acme.com"] })))
     expect(many.steps).toBe(one.steps)
     expect(many.firstOf(99)).toEqual(one.firstOf(0))
+  })
+})
+
+describe("automata of bounded size", () => {
+  it("split a project's names beyond MAX_AUTOMATON_SYMBOLS over several, each read in turn, finding the same", () => {
+    // Names of 255 characters sharing the text's first word: all go into automata, most never occur.
+    const long = (i: number) => `${"a ".repeat(125)}x${String(i).padStart(4, "0")}`
+    const count = Math.ceil((2.5 * MAX_AUTOMATON_SYMBOLS) / long(0).length)
+    const brands: Array<BrandNames> = [
+      ...Array.from({ length: count }, (_, i) => ({ names: [long(i)], domains: [] })),
+      { names: ["Acme"], domains: ["acme.com"] }
+    ]
+    const text = `Acme first. ${"a ".repeat(1_000)}${long(count - 1)}, then acme.com.`
+    const matches = matchBrands(text, brands)
+    expect(matches.firstOf(count)).toEqual({ start: 0, length: 4 })
+    expect(matches.firstOf(count - 1)).toEqual({ start: text.indexOf(long(count - 1)), length: long(count - 1).length })
+    expect(matches.firstOf(0)).toBeUndefined()
+    // Three automata of names (2.5 times the size), one of domains: the text read four times.
+    expect(matches.steps).toBeGreaterThanOrEqual(4 * text.length)
+    expect(matches.steps).toBeLessThanOrEqual(4 * 2 * text.length + 10)
   })
 })
