@@ -29,17 +29,27 @@ export class Automaton {
     readonly lengths: Int32Array
   ) {}
 
-  static build(patterns: ReadonlyArray<ArrayLike<number>>): Automaton {
+  /**
+   * The automaton of `patterns`, or of as many of them, from the first, as fit in `maxNodes` nodes (one
+   * at least): `lengths` tells how many it took. Patterns sharing a prefix share its nodes.
+   */
+  static build(patterns: ReadonlyArray<ArrayLike<number>>, maxNodes: number = Infinity): Automaton {
     // At most one node per pattern symbol, and the root.
-    const capacity = patterns.reduce((sum, pattern) => sum + pattern.length, 0) + 1
+    const capacity = Math.min(maxNodes, patterns.reduce((sum, pattern) => sum + pattern.length, 0)) + 1
     const edges = new Edges(capacity)
     const parents = new Int32Array(capacity)
     const symbols = new Int32Array(capacity)
     const depths = new Int32Array(capacity)
     const at = new Int32Array(capacity).fill(-1)
     let count = 1
-    patterns.forEach((pattern, index) => {
+    let taken = 0
+    for (const pattern of patterns) {
+      // The nodes it needs beyond the prefix already there.
       let node = 0
+      let shared = 0
+      while (shared < pattern.length && (node = edges.get(node, pattern[shared]!)) !== -1) shared++
+      if (count + pattern.length - shared > capacity && taken > 0) break
+      node = 0
       for (let i = 0; i < pattern.length; i++) {
         let next = edges.get(node, pattern[i]!)
         if (next === -1) {
@@ -51,8 +61,9 @@ export class Automaton {
         }
         node = next
       }
-      if (node !== 0 && at[node] === -1) at[node] = index
-    })
+      if (node !== 0 && at[node] === -1) at[node] = taken
+      taken++
+    }
     const fail = new Int32Array(count)
     const nextOutput = new Int32Array(count)
     // A node's failure link is found from its parent's, so nodes are visited by depth (breadth first).
@@ -70,7 +81,7 @@ export class Automaton {
       const suffix = fail[node]!
       nextOutput[node] = at[suffix]! >= 0 ? suffix : nextOutput[suffix]!
     }
-    return new Automaton(edges, fail, at, nextOutput, Int32Array.from(patterns, (pattern) => pattern.length))
+    return new Automaton(edges, fail, at, nextOutput, Int32Array.from(patterns.slice(0, taken), (pattern) => pattern.length))
   }
 
   /**

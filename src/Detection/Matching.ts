@@ -224,11 +224,11 @@ export interface BrandNames {
 }
 
 /**
- * Symbols one automaton holds at most (some 50 MB): a project's names beyond that (only a project near
- * every limit at once gets there) go into further automata, each built, read over the text and dropped
- * in turn, so that memory stays bounded whatever the names.
+ * Nodes one automaton holds at most (some 20 MB): a project's names beyond that (only a project near
+ * every limit at once gets there, with names that share little) go into further automata, each built,
+ * read over the text and dropped in turn, so that memory stays bounded whatever the names.
  */
-export const MAX_AUTOMATON_SYMBOLS = 500_000
+export const MAX_AUTOMATON_NODES = 500_000
 
 /** The occurrences of a project's brands in one text. */
 export interface BrandMatches {
@@ -255,7 +255,8 @@ interface Pattern {
 
 /**
  * Every occurrence of these patterns in the text (`visit` gets the pattern's id): an automaton per kind of
- * pattern and per `MAX_AUTOMATON_SYMBOLS`, each built, read over the text and dropped in turn.
+ * pattern, or several when the patterns need more than `MAX_AUTOMATON_NODES` nodes, each built, read over
+ * the text and dropped in turn.
  */
 const forEachPatternOccurrence = (
   patterns: ReadonlyArray<Pattern>,
@@ -265,25 +266,13 @@ const forEachPatternOccurrence = (
   visit: (id: number, start: number, end: number) => void
 ): void => {
   for (const boundaries of [NAME, DOMAIN]) {
-    let chunk: Array<number> = []
-    let size = 0
-    const read = () => {
-      const these = chunk
-      if (these.length > 0) {
-        const automaton = Automaton.build(these.map((id) => patterns[id]!.symbols))
-        forEachOccurrence(automaton, boundaries, text, meter, (pattern, start, end) => visit(these[pattern]!, start, end))
-      }
-      chunk = []
-      size = 0
+    let rest = ids.filter((id) => patterns[id]!.boundaries === boundaries)
+    while (rest.length > 0) {
+      const automaton = Automaton.build(rest.map((id) => patterns[id]!.symbols), MAX_AUTOMATON_NODES)
+      const these = rest
+      forEachOccurrence(automaton, boundaries, text, meter, (pattern, start, end) => visit(these[pattern]!, start, end))
+      rest = rest.slice(automaton.lengths.length)
     }
-    for (const id of ids) {
-      const pattern = patterns[id]!
-      if (pattern.boundaries !== boundaries) continue
-      if (size + pattern.symbols.length > MAX_AUTOMATON_SYMBOLS) read()
-      chunk.push(id)
-      size += pattern.symbols.length
-    }
-    read()
   }
 }
 
