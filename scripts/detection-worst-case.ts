@@ -37,7 +37,7 @@ const freePort = () =>
 const dataDir = mkdtempSync(join(tmpdir(), "bvm-worst-case-"))
 const port = await freePort()
 const base = `http://127.0.0.1:${port}`
-const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), WORKER: "off", LOG_LEVEL: "warning" }
+const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), WORKER: "off", LOG_LEVEL: "warning", RATE_LIMIT_PER_MINUTE: "1000000" }
 
 /** A CLI command (`group`, `command`) with `--json`, then its arguments: what it prints, parsed. */
 const cli = async (group: string, command: string, ...args: Array<string>) =>
