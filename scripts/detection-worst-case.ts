@@ -12,10 +12,10 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
+import { freePort } from "./bench/http/processes.ts"
 
 const argument = (name: string): string | undefined => {
   const at = process.argv.indexOf(name)
@@ -23,16 +23,6 @@ const argument = (name: string): string | undefined => {
 }
 const root = resolve(argument("--root") ?? new URL("..", import.meta.url).pathname)
 const runs = Number(argument("--runs") ?? 3)
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => done(port))
-    })
-  })
 
 const dataDir = mkdtempSync(join(tmpdir(), "bvm-worst-case-"))
 const port = await freePort()

@@ -313,7 +313,7 @@ export const matchBrands = (text: string, brands: ReadonlyArray<BrandNames>): Br
     if (first[id] === -1) first[id] = start
     if (coveredFrom[end] === -1 || start < coveredFrom[end]!) coveredFrom[end] = start
   })
-  // The union of the occurrences, as disjoint intervals: ends ascending, each reaching back to its start.
+  // The union of the occurrences, as disjoint intervals: from the last end back, each reaching to its start.
   const covered: Array<Occurrence> = []
   for (let end = coveredFrom.length - 1; end > 0; end--) {
     let start = coveredFrom[end]!
