@@ -1,8 +1,9 @@
 /**
  * `npm run build` (and `npm start`, before the server): bundles the service's processes (the server,
- * the worker, the command-line tool) from src/ into dist/server/ (git-ignored), so that they run as
- * plain JavaScript: no TypeScript compiler in the process, which starts faster and keeps less memory
- * than running the sources through tsx.
+ * the worker, the command-line tool) and the threads they start to analyse answers (`analysis-thread`,
+ * src/Responses/Analyzer.ts) from src/ into dist/server/ (git-ignored), so that they run as plain
+ * JavaScript: no TypeScript compiler in the process, which starts faster and keeps less memory than
+ * running the sources through tsx.
  *
  * The bundles sit two folders below the project's root, as src/Web/Dashboard.ts does, so the paths it
  * resolves from its own location (web/dist/) are the same in both. It takes about a second.
@@ -19,7 +20,7 @@ import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("../", import.meta.url))
 const outdir = join(root, "dist", "server")
-const entryPoints = ["main", "worker", "cli"]
+const entryPoints = ["main", "worker", "cli", "analysis-thread"]
 
 export const buildServer = async () => {
   const started = performance.now()

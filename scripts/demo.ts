@@ -32,6 +32,7 @@ import { OrganizationsRepo } from "../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../src/Projects/Repo.ts"
 import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import * as Repositories from "../src/Repositories.ts"
+import { Analyzer } from "../src/Responses/Analyzer.ts"
 import { TagsRepo } from "../src/Tags/Repo.ts"
 
 const DAYS = Number(process.env.DEMO_DAYS ?? 90)
@@ -177,7 +178,7 @@ api "$BASE/brand-mentions?include=brand&per_page=5"
   )
 )
 
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), SimulatedPlatforms).pipe(
+const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), SimulatedPlatforms, Analyzer.threads()).pipe(
   Layer.provide(Migrations.layer),
   Layer.provideMerge(Database.layer({ shareRunning: true })),
   Layer.provide(Settings.layer)

@@ -4,6 +4,7 @@ import { Settings } from "./Config.ts"
 import { LoggingLive, runProcess } from "./Logging.ts"
 import { Metrics } from "./Observability/Metrics.ts"
 import * as Tracing from "./Observability/Tracing.ts"
+import { Analyzer } from "./Responses/Analyzer.ts"
 import { CollectorLive, DatabaseLive, HttpServerLive } from "./Server.ts"
 
 /**
@@ -26,6 +27,8 @@ ShutdownDeadline.pipe(
   Layer.provideMerge(CollectorLive),
   // Folds the answers stored since the last pass into the analytics rollups (src/Analytics/Merger.ts).
   Layer.provideMerge(Merger.background),
+  // Answers are analysed on worker threads, off the event loop (src/Responses/Analyzer.ts).
+  Layer.provide(Analyzer.threads()),
   Layer.provide(Metrics.layer),
   Layer.provide(Tracing.layer),
   Layer.provide(DatabaseLive),

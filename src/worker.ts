@@ -7,6 +7,7 @@ import * as Migrations from "./Database/Migrations.ts"
 import { LoggingLive, runProcess } from "./Logging.ts"
 import * as Tracing from "./Observability/Tracing.ts"
 import * as Repositories from "./Repositories.ts"
+import { Analyzer } from "./Responses/Analyzer.ts"
 
 /**
  * A collector process without the API (`npm run worker`): run any number of them beside one
@@ -14,6 +15,7 @@ import * as Repositories from "./Repositories.ts"
  * server's database, as the CLI does.
  */
 Layer.merge(Collector.layerLive, Merger.background).pipe(
+  Layer.provide(Analyzer.threads()),
   Layer.provide(Tracing.layer),
   Layer.provide(Repositories.layerSql),
   Layer.provide(Migrations.layer),

@@ -12,12 +12,14 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } fro
 import { Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
 import { Metrics } from "../../src/Observability/Metrics.ts"
+import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { onDatabase, serve } from "../../src/Server.ts"
 
 export const startBenchServer = async (databaseUrl: string) => {
   const url = Redacted.make(databaseUrl)
   const layer = serve({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide(Metrics.layer),
+    Layer.provide(Analyzer.threads()),
     Layer.provideMerge(onDatabase(Database.layerServer(url))),
     Layer.provideMerge(Settings.layerWith({ rateLimitPerMinute: 1_000_000_000, databaseUrl: Option.some(url) })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.None))

@@ -1,14 +1,14 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { Chunk, Clock, Effect, Either, ParseResult, Schema, Sink, Stream } from "effect"
+import { Chunk, Clock, Effect, Either, Layer, ParseResult, Schema, Sink, Stream } from "effect"
 import type { FieldErrors } from "../Domain/Errors.ts"
 import type { Monitor } from "../Domain/Monitor.ts"
 import { fieldErrors } from "../Http/ErrorResponse.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
-import { analyze } from "../Responses/Analysis.ts"
+import { Analyzer } from "../Responses/Analyzer.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
@@ -154,11 +154,14 @@ export const FUTURE_TOLERANCE_MS = 5 * 60_000
  * then analysis: the prompt must be the project's; the platform one of its monitor's, collected_at not
  * in the future, and the citations http(s) URLs; the country defaults to the monitor's.
  */
-export const analyzeLine = (line: ResponseLine, context: BatchContext): Either.Either<AnalyzedResponse, string> => {
+export const analyzeLine = (
+  line: ResponseLine,
+  context: BatchContext
+): Effect.Effect<Either.Either<AnalyzedResponse, string>, never, Analyzer> => {
   const prompt = context.prompts.get(line.prompt_id)
   const monitor = prompt === undefined ? undefined : context.monitors.get(prompt.monitor_id)
   if (prompt === undefined || monitor === undefined) {
-    return Either.left(describeErrors({ prompt_id: ["The selected prompt id is invalid."] }))
+    return Effect.succeed(Either.left(describeErrors({ prompt_id: ["The selected prompt id is invalid."] })))
   }
   const errors: Record<string, ReadonlyArray<string>> = {}
   if (!monitor.platforms.includes(line.platform)) {
@@ -168,7 +171,7 @@ export const analyzeLine = (line: ResponseLine, context: BatchContext): Either.E
   if (collectedAt.getTime() > context.now + FUTURE_TOLERANCE_MS) {
     errors.collected_at = ["The collected at field must be a date before or equal to now."]
   }
-  const analyzed = analyze({
+  const analysis = Effect.flatMap(Analyzer, (analyzer) => analyzer.analyze({
     monitor_id: monitor.id,
     prompt_id: line.prompt_id,
     platform: line.platform,
@@ -176,10 +179,12 @@ export const analyzeLine = (line: ResponseLine, context: BatchContext): Either.E
     text: line.text,
     collected_at: collectedAt,
     citations: line.citations
-  }, context.brands)
-  const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
-  if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return Either.left(describeErrors(allErrors))
-  return Either.right(analyzed.right)
+  }, context.brands))
+  return Effect.map(analysis, (analyzed) => {
+    const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
+    if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return Either.left(describeErrors(allErrors))
+    return Either.right(analyzed.right)
+  })
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -209,7 +214,7 @@ export const prepareBatch = (
   projectId: number,
   brands: ReadonlyArray<BrandForDetection>,
   lines: ReadonlyArray<readonly [text: FileLine, line: number]>
-): Effect.Effect<PreparedBatch, never, PromptsRepo | MonitorsRepo> =>
+): Effect.Effect<PreparedBatch, never, PromptsRepo | MonitorsRepo | Analyzer> =>
   Effect.gen(function*() {
     const decoded: Array<{ readonly line: number; readonly value: ResponseLine }> = []
     const errors: Array<LineError> = []
@@ -235,12 +240,14 @@ export const prepareBatch = (
       now: yield* Clock.currentTimeMillis
     }
     const responses: Array<AnalyzedResponse> = []
-    for (const { line, value } of decoded) {
-      Either.match(analyzeLine(value, context), {
+    // All at once: they wait for the analysis threads, each free thread taking the next line.
+    const analyzed = yield* Effect.forEach(decoded, ({ value }) => analyzeLine(value, context), { concurrency: "unbounded" })
+    decoded.forEach(({ line }, i) => {
+      Either.match(analyzed[i]!, {
         onLeft: (reason) => errors.push({ line, reason }),
         onRight: (response) => responses.push(response)
       })
-    }
+    })
     return { read: lines.length, responses, errors: errors.sort((a, b) => a.line - b.line) }
   })
 
@@ -292,7 +299,7 @@ export const importLines = <E, R>(
     readonly batchSize: number
     readonly onBatch?: (batch: BatchResult, totals: ImportTotals) => Effect.Effect<void>
   }
-): Effect.Effect<ImportTotals, E | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo> =>
+): Effect.Effect<ImportTotals, E | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo | Analyzer> =>
   Effect.gen(function*() {
     const brands = yield* (yield* ResponsesRepo).brandsForDetection(projectId)
     const start: ImportTotals = { read: 0, imported: 0, skipped: 0, errors: [] }
@@ -399,5 +406,5 @@ export const importCommand = Command.make("import", {
         "reported on stderr (\"line N: reason\") and skipped; the command then exits with 2 after its summary. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
-    Command.provide(RepositoriesLive)
+    Command.provide(Layer.merge(RepositoriesLive, Analyzer.threads()))
   )

@@ -1,6 +1,6 @@
 import { Command } from "@effect/cli"
-import { Clock, Effect } from "effect"
-import { detectMentions } from "../Detection/Mentions.ts"
+import { Clock, Effect, Layer } from "effect"
+import { Analyzer } from "../Responses/Analyzer.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
 import { batchSize, count, findProject, perSecond, progressLine, projectOption } from "./Import.ts"
@@ -28,23 +28,20 @@ export const reanalyzeProject = (
     readonly batchSize: number
     readonly onBatch?: (totals: ReanalysisTotals) => Effect.Effect<void>
   }
-): Effect.Effect<ReanalysisTotals, never, ResponsesRepo> =>
+): Effect.Effect<ReanalysisTotals, never, ResponsesRepo | Analyzer> =>
   Effect.gen(function*() {
     const repo = yield* ResponsesRepo
+    const analyzer = yield* Analyzer
     const brands = yield* repo.brandsForDetection(projectId)
     let totals: ReanalysisTotals = { responses: 0, mentions: 0 }
     let afterId = 0
     while (true) {
       const batch = yield* repo.forReanalysis(projectId, afterId, options.batchSize)
       if (batch.length === 0) break
-      const detected = batch.map((response) => ({
-        responseId: response.id,
-        mentions: detectMentions(response.text, brands, response.citedDomains).map(({ brand_id, position, sentiment_score }) => ({
-          brand_id,
-          position,
-          sentiment_score
-        }))
-      }))
+      const detected = yield* Effect.forEach(batch, (response) =>
+        Effect.map(analyzer.redetect(response.text, brands, response.citedDomains), (mentions) => ({ responseId: response.id, mentions })), {
+        concurrency: "unbounded"
+      })
       yield* repo.replaceMentions(projectId, detected)
       totals = {
         responses: totals.responses + batch.length,
@@ -88,5 +85,5 @@ export const reanalyze = Command.make("reanalyze", {
         "changed), in batches, each one transaction. Responses and citations keep their ids. With --json " +
         "{\"responses\",\"mentions\",\"seconds\"}."
     ),
-    Command.provide(RepositoriesLive)
+    Command.provide(Layer.merge(RepositoriesLive, Analyzer.threads()))
   )

@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect, Either, Option } from "effect"
-import { analyze } from "../Responses/Analysis.ts"
+import { Analyzer } from "../Responses/Analyzer.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import { platforms as allPlatforms } from "../Domain/Platform.ts"
 import { Metrics } from "../Observability/Metrics.ts"
@@ -34,6 +34,7 @@ export const make = (options: WorkerOptions) =>
   Effect.gen(function*() {
     const jobs = yield* JobsRepo
     const responses = yield* ResponsesRepo
+    const analyzer = yield* Analyzer
     const platforms = yield* Platforms
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     // Counted where /metrics is served (npm start's own workers); a separate worker process has none.
@@ -83,7 +84,7 @@ export const make = (options: WorkerOptions) =>
         )
         if (Either.isLeft(answer)) return yield* finish(job, yield* failed(job, answer.left))
         const at = yield* now
-        const analyzed = analyze({
+        const analyzed = yield* analyzer.analyze({
           monitor_id: job.monitorId,
           prompt_id: job.promptId,
           platform: job.platform,

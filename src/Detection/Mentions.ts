@@ -4,7 +4,7 @@
  */
 import type { Classification } from "../Domain/Brand.ts"
 import { findUrls } from "./Citations.ts"
-import { coversDomain, findDomainOccurrences, findNameOccurrences, normalizeDomain, type Occurrence, wordsOf } from "./Matching.ts"
+import { type BrandMatches, coversDomain, matchBrands, normalizeDomain, type Occurrence } from "./Matching.ts"
 import { sentimentValue, toSentimentScore } from "./Sentiment.ts"
 
 export interface BrandToDetect {
@@ -55,33 +55,30 @@ export const detectMentions = (
 ): Array<DetectedMention> => {
   const nfc = text.normalize("NFC")
   const cited = citedDomains.map(normalizeDomain)
-  // The text's words, once: a name whose first word is not among them is not looked for.
-  const words = wordsOf(nfc)
   // Every brand's occurrences, ignored ones included: their names are masked for sentiment too.
-  const occurrences = new Map(brands.map((brand) => [brand, brandOccurrences(nfc, brand, words)] as const))
+  const matches = matchBrands(nfc, brands.map((brand) => ({ names: [brand.name, ...brand.aliases], domains: brandDomains(brand) })))
 
-  const found: Array<{ brand: BrandToDetect; first: number; length: number; occurrences: Array<Occurrence> }> = []
-  for (const brand of brands) {
-    if (brand.classification === "ignored") continue
-    const own = occurrences.get(brand)!
-    if (own.length > 0) {
-      // reduce, not Math.min(...): a long text can hold more occurrences than a call has arguments.
-      const first = own.reduce((min, o) => Math.min(min, o.start), Infinity)
-      const length = own.reduce((max, o) => (o.start === first ? Math.max(max, o.end - o.start) : max), 0)
-      found.push({ brand, first, length, occurrences: own })
-      continue
+  const found: Array<{ brand: BrandToDetect; index: number; first: number; length: number; inText: boolean }> = []
+  brands.forEach((brand, index) => {
+    if (brand.classification === "ignored") return
+    const first = matches.firstOf(index)
+    if (first !== undefined) {
+      found.push({ brand, index, first: first.start, length: first.length, inText: true })
+      return
     }
     const domains = brandDomains(brand)
     const citation = cited.findIndex((c) => c !== undefined && domains.some((d) => coversDomain(d, c)))
-    if (citation !== -1) found.push({ brand, first: nfc.length + citation, length: 0, occurrences: [] })
-  }
+    if (citation !== -1) found.push({ brand, index, first: nfc.length + citation, length: 0, inText: false })
+  })
   found.sort((a, b) => a.first - b.first || b.length - a.length || a.brand.id - b.brand.id)
 
-  const sentences = sentenceScorer(maskForSentiment(nfc, [...occurrences.values()].flat()))
-  return found.map(({ brand, first, occurrences }, i) => ({
+  const inText = found.filter((f) => f.inText)
+  // Sentences are found only when some brand occurs in the text.
+  const scores = inText.length === 0 ? new Map<number, number>() : sentimentScores(nfc, matches, inText.map((f) => f.index))
+  return found.map(({ brand, first, index }, i) => ({
     brand_id: brand.id,
     position: i + 1,
-    sentiment_score: occurrences.length === 0 ? NEUTRAL : sentences.scoreAround(occurrences),
+    sentiment_score: scores.get(index) ?? NEUTRAL,
     first_index: first
   }))
 }
@@ -93,11 +90,24 @@ export const brandDomains = (brand: Pick<BrandToDetect, "domains">): Array<strin
     return domain !== undefined && domain.includes(".") ? [domain] : []
   })
 
-/** All text occurrences of a brand: names, aliases and domains. */
-export const brandOccurrences = (text: string, brand: BrandToDetect, words?: ReadonlySet<string>): Array<Occurrence> => [
-  ...[brand.name, ...brand.aliases].flatMap((name) => findNameOccurrences(text, name, words)),
-  ...brandDomains(brand).flatMap((domain) => findDomainOccurrences(text, domain, words))
-]
+/**
+ * Each brand's score (by index): the average sentiment of the distinct sentences holding one of its
+ * occurrences, the sentences found in the text with every brand masked.
+ */
+const sentimentScores = (text: string, matches: BrandMatches, brands: ReadonlyArray<number>): Map<number, number> => {
+  const sentences = sentencesOf(maskForSentiment(text, matches.covered))
+  const values = new Map<number, number>()
+  const valueOf = (sentence: number): number => {
+    let value = values.get(sentence)
+    if (value === undefined) values.set(sentence, (value = sentimentValue(sentences.texts[sentence]!)))
+    return value
+  }
+  const lists = matches.sentencesOf(sentences.starts, brands)
+  return new Map(brands.map((brand, i) => {
+    const distinct = lists[i]!
+    return [brand, toSentimentScore(distinct.reduce((sum, sentence) => sum + valueOf(sentence), 0) / distinct.length)] as const
+  }))
+}
 
 /**
  * The text as the sentence splitter and the lexicon should see it, same length so that
@@ -150,36 +160,4 @@ export const sentencesOf = (text: string): { readonly starts: Array<number>; rea
     window = SEGMENT_WINDOW
   }
   return { starts, texts }
-}
-
-/** Sentence boundaries of a (masked) text, and the sentiment around a set of offsets. */
-const sentenceScorer = (masked: string) => {
-  // Found on first use: an answer that mentions no brand in its text is not segmented at all.
-  let found: ReturnType<typeof sentencesOf> | undefined
-  const sentences = () => (found ??= sentencesOf(masked))
-  const values = new Map<number, number>()
-  const valueOf = (sentence: number): number => {
-    let value = values.get(sentence)
-    if (value === undefined) values.set(sentence, (value = sentimentValue(sentences().texts[sentence]!)))
-    return value
-  }
-  /** The index of the sentence holding an offset (binary search over the starts). */
-  const sentenceAt = (offset: number): number => {
-    const { starts } = sentences()
-    let lo = 0
-    let hi = starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (starts[mid]! <= offset) lo = mid
-      else hi = mid - 1
-    }
-    return lo
-  }
-  return {
-    scoreAround: (occurrences: ReadonlyArray<Occurrence>): number => {
-      const distinct = [...new Set(occurrences.map((o) => sentenceAt(o.start)))]
-      const sum = distinct.reduce((acc, s) => acc + valueOf(s), 0)
-      return toSentimentScore(sum / distinct.length)
-    }
-  }
 }

@@ -12,7 +12,8 @@ export interface CollectedResponse extends AnswerFields {
 
 /**
  * Analysis of one answer (docs/api.md): its citations and the brands it mentions. Pure, so that
- * the API, the bulk import and re-analysis share it. A citation the platform gave that is not an
+ * the API, the collector, the bulk import and re-analysis share it; they run it through `Analyzer`,
+ * off the event loop. A citation the platform gave that is not an
  * http(s) URL is an error naming it; URLs found in the text that are not are simply not citations.
  */
 export const analyze = (
@@ -36,4 +37,35 @@ export const analyze = (
     citations: citations.map((citation) => ({ url: citation.raw, normalized: citation.url, domain: citation.domain })),
     mentions: mentions.map(({ brand_id, position, sentiment_score }) => ({ brand_id, position, sentiment_score }))
   })
+}
+
+/** The brand mentions of a stored answer, detected again (re-analysis): its cited domains as at ingestion. */
+export const redetect = (
+  text: string,
+  brands: ReadonlyArray<BrandForDetection>,
+  citedDomains: ReadonlyArray<string>
+): AnalyzedResponse["mentions"] =>
+  detectMentions(text, brands, citedDomains).map(({ brand_id, position, sentiment_score }) => ({ brand_id, position, sentiment_score }))
+
+/**
+ * Work for an analysis thread (src/Responses/Analyzer.ts), and its result: plain data, as a message
+ * between threads carries it (no class survives the copy, an `Either` included).
+ */
+export type AnalysisJob =
+  | { readonly _tag: "Analyze"; readonly response: CollectedResponse; readonly brands: ReadonlyArray<BrandForDetection> }
+  | {
+    readonly _tag: "Redetect"
+    readonly text: string
+    readonly citedDomains: ReadonlyArray<string>
+    readonly brands: ReadonlyArray<BrandForDetection>
+  }
+
+export type AnalysisResult<Job extends AnalysisJob> = Job extends { readonly _tag: "Analyze" }
+  ? { readonly analyzed: AnalyzedResponse } | { readonly errors: FieldErrors }
+  : AnalyzedResponse["mentions"]
+
+export const runAnalysisJob = <Job extends AnalysisJob>(job: Job): AnalysisResult<Job> => {
+  if (job._tag === "Redetect") return redetect(job.text, job.brands, job.citedDomains) as AnalysisResult<Job>
+  const analyzed = analyze(job.response, job.brands)
+  return (Either.isRight(analyzed) ? { analyzed: analyzed.right } : { errors: analyzed.left }) as AnalysisResult<Job>
 }

@@ -10,7 +10,7 @@ import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
-import { analyze } from "./Analysis.ts"
+import { Analyzer } from "./Analyzer.ts"
 import { defaultResponseOrder, ResponsesRepo } from "./Repo.ts"
 
 /** A little clock skew is tolerated; an answer collected in the future is a client's bug. */
@@ -22,6 +22,7 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
     const prompts = yield* PromptsRepo
     const monitors = yield* MonitorsRepo
     const analytics = yield* Analytics
+    const analyzer = yield* Analyzer
 
     /** The window and filters of the request, their ids the project's own (422 otherwise). */
     const filtersOf = (projectId: number) =>
@@ -89,7 +90,7 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             errors.collected_at = ["The collected at field must be a date before or equal to now."]
           }
           const brands = yield* responses.brandsForDetection(project.id)
-          const analyzed = analyze({
+          const analyzed = yield* analyzer.analyze({
             monitor_id: monitor.id,
             prompt_id: prompt.value.id,
             platform: payload.platform,

@@ -18,6 +18,7 @@ import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../../src/Projects/Repo.ts"
 import { PromptsRepo } from "../../src/Prompts/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
+import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { createDatabase } from "../support/TestServer.ts"
 
 /**
@@ -243,7 +244,7 @@ const expectReanalyzed = (before: Snapshot, after: Snapshot, f: Fixture, started
 }
 
 describe("import and reanalyze, in-process (in-memory repositories)", () => {
-  const runtime = ManagedRuntime.make(Repositories.layerMemory)
+  const runtime = ManagedRuntime.make(Layer.merge(Repositories.layerMemory, Analyzer.inProcess))
   afterAll(() => runtime.dispose())
 
   it("decodes a line as POST /responses does, with its 422 messages", () => {

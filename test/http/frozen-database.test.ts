@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
 import { Metrics } from "../../src/Observability/Metrics.ts"
+import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { onDatabase, serve } from "../../src/Server.ts"
 import * as Embedded from "../../src/Database/Embedded.ts"
 import { createDatabase, sqlBackend } from "../support/TestServer.ts"
@@ -87,6 +88,7 @@ describe(`a frozen database (${sqlBackend})`, () => {
     runtime = ManagedRuntime.make(
       serve({ port: 0, host: "127.0.0.1" }).pipe(
         Layer.provide(Metrics.layer),
+        Layer.provide(Analyzer.inProcess),
         Layer.provide(data),
         Layer.provide(Settings.layerWith({ rateLimitPerMinute: 1_000_000 })),
         Layer.provide(Logger.minimumLogLevel(LogLevel.None))

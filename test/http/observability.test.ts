@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../../src/Config.ts"
 import { Metrics } from "../../src/Observability/Metrics.ts"
 import * as Tracing from "../../src/Observability/Tracing.ts"
+import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { MemoryLive, serve } from "../../src/Server.ts"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
@@ -97,6 +98,7 @@ const tracedServer = async <A, E>(tracer: Layer.Layer<A, E>) => {
   const runtime = ManagedRuntime.make(
     serve({ port: 0, host: "127.0.0.1" }).pipe(
       Layer.provide(Metrics.layer),
+      Layer.provide(Analyzer.inProcess),
       Layer.provideMerge(MemoryLive),
       Layer.provide(Settings.layerWith({ rateLimitPerMinute: 1_000_000 })),
       Layer.provide(tracer),

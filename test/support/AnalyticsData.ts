@@ -16,6 +16,7 @@ import { requestLog } from "../../src/Http/RequestLog.ts"
 import { MemoryStore, type MemoryTables } from "../../src/Memory/Store.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
+import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { ApiLive } from "../../src/Server.ts"
 import { type Backend, createDatabase, migratedSnapshot, type Reply, type RequestOptions } from "./TestServer.ts"
 
@@ -351,6 +352,7 @@ export const startAnalyticsServer = async (backend: Backend): Promise<AnalyticsS
   }
   const layer = HttpApiBuilder.serve(requestLog).pipe(
     Layer.provide(ApiLive),
+    Layer.provide(Analyzer.inProcess),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(dataLayer),
     Layer.provideMerge(Settings.layerWith({ rateLimitPerMinute: 1_000_000 })),

@@ -8,6 +8,7 @@ import { type AppSettings, Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
+import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { Metrics } from "../../src/Observability/Metrics.ts"
 import { MemoryLive, onDatabase, serve } from "../../src/Server.ts"
 import { clientFor } from "./ApiClient.ts"
@@ -99,10 +100,14 @@ export const createDatabase = async (baseUrl: string, options: { readonly empty?
 /** What the server needs of its data, whichever the store: the repositories and the readiness check. */
 type ServerData = Exclude<Layer.Layer.Success<ReturnType<typeof onDatabase>>, SqlClient.SqlClient>
 
-/** The whole server (the Layers of src/Server.ts) on `data`, on a free loopback port, with the test settings. */
-const serverOn = (data: Layer.Layer<ServerData, unknown, Settings>, settings: Partial<AppSettings>) =>
+/**
+ * The whole server (the Layers of src/Server.ts) on `data`, on a free loopback port, with the test settings.
+ * Answers are analysed in the test's own thread unless `analyzer` says otherwise (test/http/analysis-threads.test.ts).
+ */
+const serverOn = (data: Layer.Layer<ServerData, unknown, Settings>, settings: Partial<AppSettings>, analyzer: Layer.Layer<Analyzer>) =>
   serve({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide(Metrics.layer),
+    Layer.provide(analyzer),
     Layer.provideMerge(data),
     Layer.provideMerge(Settings.layerWith({ rateLimitPerMinute: 1_000_000, ...settings })),
     Layer.provide(Logger.minimumLogLevel(process.env.TEST_LOG ? LogLevel.All : LogLevel.None))
@@ -112,7 +117,8 @@ export const startServer = async <Overridden extends ServerData = never>(
   backend: Backend,
   settings: Partial<AppSettings> = {},
   /** Services to use instead of the backend's (a repository that fails, to see what a client is told). */
-  overrides?: Layer.Layer<Overridden>
+  overrides?: Layer.Layer<Overridden>,
+  analyzer: Layer.Layer<Analyzer> = Analyzer.inProcess
 ): Promise<TestServer> => {
   let drop = async () => {}
   const data: Layer.Layer<ServerData, unknown, Settings> = backend === "memory"
@@ -125,7 +131,7 @@ export const startServer = async <Overridden extends ServerData = never>(
           return Database.layerServer(Redacted.make(db.url))
         })
     )
-  const runtime = ManagedRuntime.make(serverOn(overrides === undefined ? data : Layer.merge(data, overrides), settings))
+  const runtime = ManagedRuntime.make(serverOn(overrides === undefined ? data : Layer.merge(data, overrides), settings, analyzer))
   const address = await runtime.runPromise(HttpServer.addressWith(Effect.succeed))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   const baseUrl = `http://127.0.0.1:${address.port}`

@@ -10,13 +10,14 @@ import { Metrics } from "../../../src/Observability/Metrics.ts"
 import type { Platform } from "../../../src/Domain/Platform.ts"
 import type { RunTrigger } from "../../../src/Domain/Run.ts"
 import * as Repositories from "../../../src/Repositories.ts"
+import { Analyzer } from "../../../src/Responses/Analyzer.ts"
 import { analyze } from "../../../src/Responses/Analysis.ts"
 import { migratedSql } from "../../support/Databases.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 import { monitorWithPrompts } from "./fixtures.ts"
 
 /** The repositories, the jobs queue and raw SQL for the assertions, on one migrated database. */
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql))).pipe(
+const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), Analyzer.inProcess).pipe(
   Layer.provideMerge(migratedSql)
 )
 

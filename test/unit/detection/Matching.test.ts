@@ -4,7 +4,6 @@ import {
   domainSpellings,
   findDomainOccurrences,
   findNameOccurrences,
-  namePattern,
   normalizeDomain
 } from "../../../src/Detection/Matching.js"
 
@@ -67,7 +66,6 @@ describe("findNameOccurrences", () => {
 
   it("escapes every regex metacharacter", () => {
     for (const name of ["a.b*c", "(x)", "[y]", "{z}", "p|q", "^s$", "a\\b", "a/b", "x?", "+1"]) {
-      expect(namePattern(name)).toBeDefined()
       expect(matched(`say ${name} now`, name)).toEqual([name])
     }
   })
