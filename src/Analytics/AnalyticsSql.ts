@@ -124,6 +124,8 @@ export const layerSql = Layer.effect(
       sql.and([
         sql`r.project_id = ${projectId}`,
         sql`r.status = 'analyzed'`,
+        // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
+        sql`r.answer_state = 'answered'`,
         sql`r.collected_at >= to_timestamp(${seconds(from)})`,
         sql`r.collected_at < to_timestamp(${seconds(to)})`,
         ...(filters.platforms === undefined ? [] : [sql`r.platform IN ${sql.in(filters.platforms)}`]),

@@ -9,7 +9,7 @@ import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { analyze } from "../Responses/Analysis.ts"
-import { CreateResponse } from "../Responses/Api.ts"
+import { CreateResponse, detailsOf } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
 import { UserError } from "./Errors.ts"
@@ -175,7 +175,7 @@ export const analyzeLine = (line: ResponseLine, context: BatchContext): Either.E
   }, context.brands)
   const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
   if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return Either.left(describeErrors(allErrors))
-  return Either.right(analyzed.right)
+  return Either.right({ ...analyzed.right, ...detailsOf(line) })
 }
 
 // ---------------------------------------------------------------------------------------------------
