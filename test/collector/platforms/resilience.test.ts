@@ -129,7 +129,7 @@ describe("resilient", () => {
       expect(failure.retryAfter && Duration.toMillis(failure.retryAfter)).toBe(3_600_000)
     }).pipe(Effect.provide(quiet)))
 
-  it.scoped.each(["rejected", "malformed"] as const)("returns a %s failure at once, without retrying", (kind) =>
+  it.scoped.each(["quota_exceeded", "rejected", "malformed"] as const)("returns a %s failure at once, without retrying", (kind) =>
     Effect.gen(function*() {
       const { calls, client } = scripted(() => Effect.fail(failing(kind, "no")))
       const wrapped = yield* resilient(client, policy)
@@ -195,7 +195,7 @@ describe("resilient", () => {
       const wrapped = yield* resilient(client, { ...policy, budget: Duration.seconds(60) })
       // 50 s of wait and the least useful attempt (15 s) do not fit in 60 s.
       const failure = yield* Effect.flip(wrapped.ask(question))
-      expect(calls).toEqual([0])
+      expect(calls).toHaveLength(1)
       expect(failure.retryAfter && Duration.toMillis(failure.retryAfter)).toBe(50_000)
     }).pipe(Effect.provide(quiet)))
 
@@ -218,13 +218,14 @@ describe("resilient", () => {
     Effect.gen(function*() {
       const { client } = scripted(() => Effect.as(Effect.sleep("40 seconds"), answer))
       const wrapped = yield* resilient(client, { ...policy, concurrency: 1, timeout: Duration.seconds(120), budget: Duration.seconds(60) })
+      const start = yield* Clock.currentTimeMillis
       const first = yield* Effect.fork(wrapped.ask(question))
       const second = yield* Effect.fork(Effect.either(wrapped.ask(question)).pipe(Effect.zip(Clock.currentTimeMillis)))
       yield* TestClock.adjust("2 minutes")
       expect(yield* Fiber.join(first)).toEqual(answer)
       const [outcome, endedAt] = yield* Fiber.join(second)
       expect(outcome._tag).toBe("Left")
-      expect(endedAt).toBeLessThanOrEqual(60_000)
+      expect(endedAt - start).toBeLessThanOrEqual(60_000)
     }).pipe(Effect.provide(quiet)))
 })
 
@@ -288,9 +289,9 @@ describe("the time budget", () => {
         expect(ended).not.toBe("still running past the budget")
         for (const at of ended) expect(at).toBeLessThanOrEqual(Duration.toMillis(settings.budget))
       }),
-      { numRuns: 60 }
+      { numRuns: 40 }
     )
-  })
+  }, 120_000)
 
   it("MIN_ATTEMPT is the documented 15 seconds", () => {
     expect(Duration.toMillis(MIN_ATTEMPT)).toBe(15_000)

@@ -131,12 +131,17 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
   it.effect("records a platform failure on the job with its kind and message, and stores nothing", () =>
     Effect.gen(function*() {
       yield* atRealNow
-      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["perplexity"] })
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["perplexity", "copilot"] })
       const worker = yield* makeWorker(fakePlatforms({
-        perplexity: () => Effect.fail(new PlatformFailure({ platform: "perplexity", kind: "rejected", message: "HTTP 401: the API key was refused" }))
+        perplexity: () => Effect.fail(new PlatformFailure({ platform: "perplexity", kind: "rejected", message: "HTTP 401: the API key was refused" })),
+        // Out of searches: failed at once, not put back for later attempts.
+        copilot: () => Effect.fail(new PlatformFailure({ platform: "copilot", kind: "quota_exceeded", message: "HTTP 429: Your account has run out of searches." }))
       }))
       yield* worker.drain
-      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "failed", reason: "rejected: HTTP 401: the API key was refused", attempts: 1, response_id: null }])
+      expect(yield* jobsOf(run.id)).toMatchObject([
+        { status: "failed", reason: "rejected: HTTP 401: the API key was refused", attempts: 1, response_id: null },
+        { status: "failed", reason: "quota_exceeded: HTTP 429: Your account has run out of searches.", attempts: 1, response_id: null }
+      ])
       expect(yield* responsesOf(monitor.id)).toHaveLength(0)
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
