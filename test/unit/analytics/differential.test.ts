@@ -598,6 +598,46 @@ describe(`analytics: SQL (${sqlBackend}) against the in-memory reference`, () =>
   }, 60_000)
   afterAll(() => runtime.dispose())
 
+  it("an answer still pending that stops being an answer counts nowhere, its first and last seen dates included", async () => {
+    const day = (n: number) => new Date(BASE + n * DAY_MS + DAY_MS / 2)
+    const dataset: DatasetSpec = {
+      monitors: [{ country: "US" }],
+      tags: 0,
+      prompts: [{ monitor: 0, tags: [] }],
+      sources: ["a.com"],
+      urls: [{ source: 0, url: "https://a.com/1" }],
+      brands: [{ name: "Acme" }],
+      responses: [3, 10].map((n) => ({
+        prompt: 0,
+        platform: "chatgpt" as const,
+        status: "analyzed" as const,
+        answer_state: "answered" as const,
+        collected_at: day(n),
+        citations: [0],
+        mentions: [{ brand: 0, position: 1, sentiment: 50 }]
+      }))
+    }
+    const db = new MemoryTables()
+    const memoryIds = writeMemory(db, writeMemoryOrganization(db), dataset)
+    const memory = AnalyticsMemory.layerMemory.pipe(Layer.provide(Layer.succeed(MemoryStore, db)))
+    const sqlIds = await runtime.runPromise(writeSql(organization, dataset))
+    // Both answers are pending (never merged); the later one becomes a refusal.
+    const change: Change = { kind: "setAnswerState", response: 1, answerState: "refused" }
+    changeMemory(db, memoryIds, change)
+    await runtime.runPromise(changeSql(sqlIds, change))
+    for (const query of [
+      { kind: "brands" as const, sortBy: "name" as const, sortOrder: "asc" as const, page: 1, perPage: 5, selection: {} },
+      { kind: "sources" as const, sortBy: "used_count" as const, sortOrder: "desc" as const, page: 1, perPage: 5 }
+    ]) {
+      const params: Params = { start: 0, days: 20, filters: {}, query }
+      const expected = await Effect.runPromise(Effect.provide(ask(params, memoryIds), memory))
+      const actual = await runtime.runPromise(ask(params, sqlIds))
+      expect(actual).toEqual(expected)
+      expect(JSON.stringify(actual)).toContain(formatDate(day(3).getTime()))
+      expect(JSON.stringify(actual)).not.toContain(formatDate(day(10).getTime()))
+    }
+  }, 60_000)
+
   it("gives identical results on random datasets and queries", async () => {
     let compared = 0
     let runs = 0
