@@ -189,17 +189,17 @@ export const deltaTables = `
   TRUNCATE analytics_delta_responses, analytics_delta_citations;`
 
 /**
- * The delta rows of the analyzed responses among `response_ids` (a plpgsql `bigint[]`), all their rows,
- * citations included. LEFT JOIN: while a monitor is being deleted its groups may be gone before its
- * responses are.
+ * The delta rows of the responses among `response_ids` (a plpgsql `bigint[]`) that `condition` (on `r`)
+ * counts, all their rows, citations included. LEFT JOIN: while a monitor is being deleted its groups may
+ * be gone before its responses are.
  */
-export const deltasOfResponses = `
+const deltasOfResponsesWhere = (condition: string) => `
       INSERT INTO analytics_delta_responses
       SELECT r.project_id, (r.collected_at AT TIME ZONE 'UTC')::date, g.id, r.prompt_id, r.id
       FROM responses r
       LEFT JOIN analytics_groups g
         ON g.project_id = r.project_id AND g.monitor_id = r.monitor_id AND g.platform = r.platform AND g.country = r.country
-      WHERE r.id = ANY (response_ids) AND r.status = 'analyzed';
+      WHERE r.id = ANY (response_ids) AND ${condition};
 
       -- Per response and source (then per response and URL): one use, its number of citations.
       ${citationKeys.map((key) => `
@@ -207,6 +207,18 @@ export const deltasOfResponses = `
         SELECT d.project_id, d.day, d.group_id, d.prompt_id, ${keyColumns(key, `c.${key}`)}, 1, count(*)
         FROM analytics_delta_responses d JOIN citations c ON c.response_id = d.response_id
         GROUP BY d.response_id, d.project_id, d.day, d.group_id, d.prompt_id, c.${key};`).join("\n")}`
+
+/** The delta rows of the analyzed responses among `response_ids` (0003 to 0008). */
+export const deltasOfResponses = deltasOfResponsesWhere("r.status = 'analyzed'")
+
+/**
+ * Whether the response `r` (an alias) counts in the rollups and analytics from migration 0012 on:
+ * analyzed, and an answer (`answer_state` `answered`: not a refusal, an empty answer or no AI answer).
+ */
+export const isCountedResponse = (response: string) => `${response}.status = 'analyzed' AND ${response}.answer_state = 'answered'`
+
+/** The delta rows of the counted responses among `response_ids` (0012). */
+export const deltasOfCountedResponses = deltasOfResponsesWhere(isCountedResponse("r"))
 
 /**
  * `analytics_merge(sign, only_tag)`: the delta rows added to (sign > 0) or subtracted from every rollup,

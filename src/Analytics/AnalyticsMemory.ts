@@ -38,12 +38,16 @@ interface Dimension {
 const bySource: Dimension = { keyOf: (citation) => citation.source_id, nameOf: (db, id) => db.sources.get(id)!.domain }
 const byUrl: Dimension = { keyOf: (citation) => citation.source_url_id, nameOf: (db, id) => db.sourceUrls.get(id)!.url }
 
+/** Whether a response counts in the analytics: analyzed, and an answer (migration 0012). */
+const isCounted = (response: ResponseRow) => response.status === "analyzed" && response.answer_state === "answered"
+
 /** R(X): the analyzed responses of the project collected in [from, to) that pass every given filter. */
 const responsesIn = (db: MemoryTables, projectId: number, filters: Filters, from: number, to: number): Array<ResponseRow> => {
   const result: Array<ResponseRow> = []
   for (const response of db.responses.values()) {
     if (response.project_id !== projectId) continue
-    if (response.status !== "analyzed") continue
+    // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
+    if (!isCounted(response)) continue
     const at = response.collected_at.getTime()
     if (at < from || at >= to) continue
     if (filters.platforms !== undefined && !filters.platforms.includes(response.platform)) continue
@@ -88,7 +92,7 @@ const lifetimeOf = (db: MemoryTables, citationsOf: CitationsOf, projectId: numbe
   let first = Infinity
   let last = -Infinity
   for (const response of db.responses.values()) {
-    if (response.project_id !== projectId || response.status !== "analyzed") continue
+    if (response.project_id !== projectId || !isCounted(response)) continue
     if (!citationsOf(response).some((citation) => dimension.keyOf(citation) === key)) continue
     first = Math.min(first, response.collected_at.getTime())
     last = Math.max(last, response.collected_at.getTime())
@@ -212,7 +216,7 @@ const brandLifetimeOf = (db: MemoryTables, mentionsOf: MentionsOf, projectId: nu
   let first = Infinity
   let last = -Infinity
   for (const response of db.responses.values()) {
-    if (response.project_id !== projectId || response.status !== "analyzed") continue
+    if (response.project_id !== projectId || !isCounted(response)) continue
     if (!mentionsOf(response).some((mention) => mention.brand_id === brandId)) continue
     first = Math.min(first, response.collected_at.getTime())
     last = Math.max(last, response.collected_at.getTime())

@@ -124,6 +124,8 @@ export const layerSql = Layer.effect(
       sql.and([
         sql`r.project_id = ${projectId}`,
         sql`r.status = 'analyzed'`,
+        // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
+        sql`r.answer_state = 'answered'`,
         sql`r.collected_at >= to_timestamp(${seconds(from)})`,
         sql`r.collected_at < to_timestamp(${seconds(to)})`,
         ...(filters.platforms === undefined ? [] : [sql`r.platform IN ${sql.in(filters.platforms)}`]),
@@ -391,7 +393,7 @@ export const layerSql = Layer.effect(
           WHERE ${few ? sql`` : sql`d.project_id = ${projectId} AND `}d.used > 0 AND d.${dimension.rollupKey} IN (${sql.literal(ids)})
           UNION ALL
           SELECT ${dimension.key}, (r.collected_at AT TIME ZONE 'UTC')::date
-          FROM analytics_pending q JOIN responses r ON r.id = q.response_id AND r.status = 'analyzed'
+          FROM analytics_pending q JOIN responses r ON r.id = q.response_id AND r.status = 'analyzed' AND r.answer_state = 'answered'
           JOIN citations c ON c.response_id = r.id
           WHERE q.project_id = ${projectId} AND ${dimension.key} IN (${sql.literal(ids)})
         ) x

@@ -197,6 +197,8 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
     sql.and([
       sql`r.project_id = ${projectId}`,
       sql`r.status = 'analyzed'`,
+      // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
+      sql`r.answer_state = 'answered'`,
       sql`r.collected_at >= to_timestamp(${seconds(from)})`,
       sql`r.collected_at < to_timestamp(${seconds(to)})`,
       ...(filters.platforms === undefined ? [] : [sql`r.platform IN ${sql.in(filters.platforms)}`]),
@@ -360,7 +362,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
   const pendingLifetime = (projectId: number) =>
     sql`SELECT m.brand_id, min((r.collected_at AT TIME ZONE 'UTC')::date) AS first_seen_on,
         max((r.collected_at AT TIME ZONE 'UTC')::date) AS last_seen_on
-      FROM analytics_pending q JOIN responses r ON r.id = q.response_id AND r.status = 'analyzed'
+      FROM analytics_pending q JOIN responses r ON r.id = q.response_id AND r.status = 'analyzed' AND r.answer_state = 'answered'
       JOIN brand_mentions m ON m.response_id = r.id
       WHERE q.project_id = ${projectId}
       GROUP BY m.brand_id`

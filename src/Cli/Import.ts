@@ -9,7 +9,7 @@ import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { Analyzer } from "../Responses/Analyzer.ts"
-import { CreateResponse } from "../Responses/Api.ts"
+import { CreateResponse, detailsOf } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
 import { RepositoriesLive } from "./Environment.ts"
 import { LinesRefused, UserError } from "./Errors.ts"
@@ -183,7 +183,7 @@ export const analyzeLine = (
   return Effect.map(analysis, (analyzed) => {
     const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
     if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return Either.left(describeErrors(allErrors))
-    return Either.right(analyzed.right)
+    return Either.right({ ...analyzed.right, ...detailsOf(line) })
   })
 }
 

@@ -10,7 +10,7 @@ import { brandDomains } from "../Detection/Mentions.ts"
 import { coversDomain, findDomainOccurrences, findNameOccurrences } from "../Detection/Matching.ts"
 import { normalizeUrl } from "../Detection/Urls.ts"
 import type { Platform } from "../Domain/Platform.ts"
-import type { Answer, PlatformClient, Question, QuestionBrand } from "./Platform.ts"
+import { type Answer, type PlatformClient, type Question, type QuestionBrand, unreported } from "./Platform.ts"
 import {
   brandPaths,
   citedPages,
@@ -88,7 +88,7 @@ export const simulate = (question: Question): Simulation => {
   }
 
   return {
-    answer: { text: [simulatedLabel, ...paragraphs].join("\n\n"), citations, simulated: true },
+    answer: { text: [simulatedLabel, ...paragraphs].join("\n\n"), citations, simulated: true, ...unreported },
     mentioned
   }
 }

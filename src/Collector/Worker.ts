@@ -5,7 +5,7 @@ import { platforms as allPlatforms } from "../Domain/Platform.ts"
 import { Metrics } from "../Observability/Metrics.ts"
 import { storableText } from "../Domain/Text.ts"
 import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
-import { isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
+import { answerDetailsOf, askBudgetMs, isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
 import { utcDay } from "./Slots.ts"
 
 /**
@@ -74,7 +74,7 @@ export const make = (options: WorkerOptions) =>
         // takes the worker down nor holds the job past its lease.
         const answer = yield* client.ask(question).pipe(
           Effect.timeoutFail({
-            duration: Duration.millis(Math.max(1, Math.floor(options.leaseMs / 2))),
+            duration: Duration.millis(askBudgetMs(options.leaseMs)),
             onTimeout: () => new PlatformFailure({ platform: job.platform, kind: "timeout", message: "no answer within half the lease" })
           }),
           Effect.catchAllDefect((defect) =>
@@ -99,7 +99,7 @@ export const make = (options: WorkerOptions) =>
           const detail = Object.entries(analyzed.left).map(([field, texts]) => `${field}: ${texts.join(" ")}`).join("; ")
           return yield* finish(job, { status: "failed", reason: `malformed: ${detail}` })
         }
-        const held = yield* jobs.succeed(job, analyzed.right, answer.right.simulated, at)
+        const held = yield* jobs.succeed(job, { ...analyzed.right, ...answerDetailsOf(answer.right) }, answer.right.simulated, at)
         if (!held) yield* Effect.logWarning("a job's claim expired before its answer was stored; the answer was dropped")
         return held
       })

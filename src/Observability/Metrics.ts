@@ -48,7 +48,7 @@ export class Metrics extends Context.Tag("Metrics")<Metrics, {
       })
       const failures = new Prometheus.Counter({
         name: "bvm_platform_failures_total",
-        help: "Failed attempts to ask an AI platform, by platform and kind (rate_limited, unavailable, timeout, rejected, malformed).",
+        help: "Failed attempts to ask an AI platform, by platform and kind (rate_limited, unavailable, timeout, quota_exceeded, rejected, malformed).",
         labelNames: ["platform", "kind"] as const,
         registers: [registry]
       })

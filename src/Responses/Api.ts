@@ -1,7 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { platforms } from "../Domain/Platform.ts"
-import { Citation, Response, statuses } from "../Domain/Response.ts"
+import {
+  type AnswerDetails,
+  answerStates,
+  Citation,
+  finishReasons,
+  MAX_RETRIEVED_URLS,
+  MAX_SEARCH_QUERIES,
+  MAX_URL_LENGTH,
+  Response,
+  statuses
+} from "../Domain/Response.ts"
 import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
@@ -20,6 +30,86 @@ const citationUrl = Schema.String.annotations({ message: () => "The citation mus
 /** Citations of one answer: platforms cite a few dozen at most. */
 export const MAX_CITATIONS = 100
 
+/** The largest token count stored (PostgreSQL's integer). */
+const MAX_TOKENS = 2_147_483_647
+
+/** A count of tokens: a whole number, 0 or more. */
+const tokens = (field: string) => {
+  const label = field.replaceAll("_", " ")
+  return Schema.Number.annotations({ message: () => `The ${label} field must be an integer.` }).pipe(
+    Schema.filter(Number.isInteger, { message: () => `The ${label} field must be an integer.` }),
+    Schema.filter((n) => n >= 0, { message: () => `The ${label} field must be at least 0.` }),
+    Schema.filter((n) => n <= MAX_TOKENS, { message: () => `The ${label} field must not be greater than ${MAX_TOKENS}.` })
+  ).annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: MAX_TOKENS } })
+}
+
+const costUsd = Schema.Number.annotations({ message: () => "The cost usd field must be a number." }).pipe(
+  Schema.filter(Number.isFinite, { message: () => "The cost usd field must be a number." }),
+  Schema.filter((n) => n >= 0, { message: () => "The cost usd field must be at least 0." })
+).annotations({ jsonSchema: { type: "number", minimum: 0 } })
+
+const searchQuery = Schema.String.annotations({ message: () => "The search query must be a string." }).pipe(
+  Schema.filter(Fields.isValidText, { message: () => "The search query must be valid Unicode text without NUL characters." }),
+  Schema.filter((query) => query.trim().length > 0, { message: () => "The search query must not be empty." }),
+  Schema.filter((query) => [...query].length <= MAX_URL_LENGTH, {
+    message: () => `The search query must not be greater than ${MAX_URL_LENGTH} characters.`
+  })
+)
+
+const isWebUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+const retrievedUrl = Schema.String.annotations({ message: () => "The retrieved URL must be a string." }).pipe(
+  Schema.filter(Fields.isValidText, { message: () => "The retrieved URL must be valid Unicode text without NUL characters." }),
+  Schema.filter((url) => url.length <= MAX_URL_LENGTH, { message: () => `The retrieved URL must not be greater than ${MAX_URL_LENGTH} characters.` }),
+  Schema.filter(isWebUrl, { message: () => "The retrieved URL must be an http or https URL." })
+)
+
+/** What an ingested answer may say of itself beyond its text and citations (docs/api.md, "Answer details"). */
+const answerDetailInput = {
+  model: Fields.optional(Fields.text("model", 200).annotations({ description: "The model that answered." })),
+  answer_state: Fields.optional(
+    Fields.oneOf("answer_state", answerStates).annotations({ description: "Default `answered`; only `answered` responses count in analytics." })
+  ),
+  finish_reason: Fields.optional(Fields.oneOf("finish_reason", finishReasons).annotations({ description: "Why the platform stopped writing." })),
+  input_tokens: Fields.optional(tokens("input_tokens")),
+  output_tokens: Fields.optional(tokens("output_tokens")),
+  cost_usd: Fields.optional(costUsd.annotations({ description: "The cost the platform reported, in US dollars." })),
+  search_queries: Fields.optional(
+    Fields.boundedArray("search_queries", searchQuery, MAX_SEARCH_QUERIES).annotations({
+      description: `The web searches the platform ran, in order (at most ${MAX_SEARCH_QUERIES}).`
+    })
+  ),
+  retrieved_urls: Fields.optional(
+    Fields.boundedArray("retrieved_urls", retrievedUrl, MAX_RETRIEVED_URLS).annotations({
+      description: `URLs the platform retrieved but did not cite (at most ${MAX_RETRIEVED_URLS}); a cited one is dropped from them.`
+    })
+  )
+}
+
+/** The answer details of an ingested answer, its retrieved URLs without those it cites. */
+export const detailsOf = (input: AnswerDetails & { readonly citations?: ReadonlyArray<string> | undefined }): AnswerDetails => {
+  const cited = new Set(input.citations ?? [])
+  return {
+    model: input.model,
+    answer_state: input.answer_state,
+    finish_reason: input.finish_reason,
+    input_tokens: input.input_tokens,
+    output_tokens: input.output_tokens,
+    cost_usd: input.cost_usd,
+    search_queries: input.search_queries,
+    retrieved_urls: input.retrieved_urls === undefined
+      ? undefined
+      : [...new Set(input.retrieved_urls)].filter((url) => !cited.has(url))
+  }
+}
+
 export const CreateResponse = Fields.input({
   prompt_id: Fields.id("prompt_id").annotations({ description: "A prompt of the active project." }),
   platform: Fields.oneOf("platform", platforms).annotations({ description: "One of the platforms of the prompt's monitor." }),
@@ -34,7 +124,8 @@ export const CreateResponse = Fields.input({
     "2000-01-01T00:00:00Z",
     "When the answer was collected (default: now): from 2000-01-01T00:00:00Z to 5 minutes from now."
   )),
-  country: Fields.optional(Fields.country("country").annotations({ description: "Default: the monitor's country." }))
+  country: Fields.optional(Fields.country("country").annotations({ description: "Default: the monitor's country." })),
+  ...answerDetailInput
 }).annotations({
   examples: [{
     prompt_id: 1,
@@ -89,7 +180,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setPayload(CreateResponse)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response), { status: 201 })
-      .pipe(guarded("responses:write", "Ingest a response", "Stores an answer and analyses it before answering: citations (from `citations`, or the URLs of the text), their sources and source URLs, and the brands mentioned, with position and sentiment. Answers the analyzed response."))
+      .pipe(guarded("responses:write", "Ingest a response", "Stores an answer and analyses it before answering: citations (from `citations`, or the URLs of the text), their sources and source URLs, and the brands mentioned, with position and sentiment. The answer details (`model`, `answer_state`, `finish_reason`, `input_tokens`, `output_tokens`, `cost_usd`, `search_queries`, `retrieved_urls`) are optional; a response that is not `answered` is stored but not counted in analytics. Answers the analyzed response."))
   )
   .add(
     HttpApiEndpoint.get("citations", "/citations")

@@ -11,6 +11,7 @@ import { paginated } from "../Http/Responses.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { Analyzer } from "./Analyzer.ts"
+import { detailsOf } from "./Api.ts"
 import { defaultResponseOrder, ResponsesRepo } from "./Repo.ts"
 
 /** A little clock skew is tolerated; an answer collected in the future is a client's bug. */
@@ -101,7 +102,7 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
           }, brands)
           const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
           if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return yield* new ValidationError({ errors: allErrors })
-          const [stored] = yield* responses.insertAnalyzed(project.id, [analyzed.right])
+          const [stored] = yield* responses.insertAnalyzed(project.id, [{ ...analyzed.right, ...detailsOf(payload) }])
           return { data: stored! }
         }))
   }))

@@ -7,7 +7,7 @@ import { Id } from "../Domain/Common.ts"
 import { NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Platform } from "../Domain/Platform.ts"
-import { Citation, Response, type ResponseStatus } from "../Domain/Response.ts"
+import { type AnswerDetails, Citation, Response, type ResponseStatus } from "../Domain/Response.ts"
 import { responseConditions, type ResponseFilters } from "./Filters.ts"
 
 /** What every answer of a platform comes with: where, when, what. */
@@ -20,8 +20,8 @@ export interface AnswerFields {
   readonly collected_at: Date
 }
 
-/** A response with everything analysis found in it, ready to be stored. */
-export interface AnalyzedResponse extends AnswerFields {
+/** A response with everything analysis found in it, ready to be stored, and what its platform reported. */
+export interface AnalyzedResponse extends AnswerFields, AnswerDetails {
   /** In the platform's order; positions are 1-based and consecutive. */
   readonly citations: ReadonlyArray<{ readonly url: string; readonly normalized: string; readonly domain: string }>
   readonly mentions: ReadonlyArray<{ readonly brand_id: number; readonly position: number; readonly sentiment_score: number }>
@@ -110,6 +110,18 @@ export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
   ) => Effect.Effect<void>
 }>() {}
 
+/** The answer details of a response to store: what was not reported is none, and the state `answered`. */
+export const storedDetails = (details: AnswerDetails) => ({
+  model: details.model ?? null,
+  answer_state: details.answer_state ?? "answered",
+  finish_reason: details.finish_reason ?? null,
+  input_tokens: details.input_tokens ?? null,
+  output_tokens: details.output_tokens ?? null,
+  cost_usd: details.cost_usd ?? null,
+  search_queries: [...(details.search_queries ?? [])],
+  retrieved_urls: [...(details.retrieved_urls ?? [])]
+})
+
 /** PostgreSQL takes at most 65535 parameters a statement; rows are inserted in chunks well below. */
 const CHUNK = 2000
 
@@ -119,7 +131,8 @@ const chunks = <A>(rows: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
   return out
 }
 
-const responseColumns = "id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at, created_at, updated_at"
+const responseColumns = "id, monitor_id, prompt_id, platform, country, text, status, model, answer_state, finish_reason, " +
+  "input_tokens, output_tokens, cost_usd, search_queries, retrieved_urls, collected_at, analyzed_at, created_at, updated_at"
 
 const Row = rowOf(Response)
 const CitationRow = rowOf(Citation)
@@ -282,6 +295,7 @@ export const layerSql = Layer.effect(
                 country: r.country,
                 text: r.text,
                 status: "analyzed",
+                ...storedDetails(r),
                 collected_at: r.collected_at,
                 analyzed_at: analyzedAt,
                 // One instant for the three, as the stored response was analysed and created together.

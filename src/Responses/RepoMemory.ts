@@ -2,7 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import type { Citation, Response } from "../Domain/Response.ts"
 import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
 import { matchesFilters } from "./Filters.ts"
-import { defaultResponseOrder, type ResponseFilter, ResponsesRepo } from "./Repo.ts"
+import { defaultResponseOrder, type ResponseFilter, ResponsesRepo, storedDetails } from "./Repo.ts"
 
 const view = ({ project_id: _, ...response }: ResponseRow): Response => response
 
@@ -51,6 +51,7 @@ export const layerMemory = Layer.effect(
               country: input.country,
               text: input.text,
               status: "analyzed",
+              ...storedDetails(input),
               collected_at: input.collected_at,
               analyzed_at: now,
               created_at: now,

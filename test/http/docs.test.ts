@@ -34,6 +34,20 @@ describe.each(backends)("docs, health and readiness (%s)", (backend) => {
     expect(JSON.stringify(spec)).not.toContain("HttpApiDecodeError")
   })
 
+  it("the OpenAPI document shows a response's answer details, and the optional ones POST /responses takes", async () => {
+    const spec = (await server.request("GET", "/api/v1/openapi.json")).body
+    const details = ["model", "answer_state", "finish_reason", "input_tokens", "output_tokens", "cost_usd", "search_queries", "retrieved_urls"]
+    const response = spec.components.schemas.Response
+    for (const field of details) expect(response.properties[field], field).toBeDefined()
+    expect(response.required).toEqual(expect.arrayContaining(details))
+    expect(JSON.stringify(response.properties.answer_state)).toContain("no_answer")
+    const body = spec.paths["/api/v1/responses"].post.requestBody.content["application/json"].schema
+    const resolved = body.$ref === undefined ? body : spec.components.schemas[body.$ref.split("/").pop()]
+    for (const field of details) expect(resolved.properties[field], field).toBeDefined()
+    expect(resolved.required).not.toEqual(expect.arrayContaining(["answer_state"]))
+    expect(resolved.properties.retrieved_urls).toMatchObject({ type: "array", maxItems: 200 })
+  })
+
   it("serves a docs page that loads nothing from the internet", async () => {
     const reply = await server.request("GET", "/docs")
     expect(reply.status).toBe(200)

@@ -79,7 +79,9 @@ describe.each(backends)("responses, sources, citations, brand mentions (%s)", (b
     })
     expect(reply.status, reply.text).toBe(201)
     expect(Object.keys(reply.body.data)).toEqual([
-      "id", "monitor_id", "prompt_id", "platform", "country", "text", "status", "collected_at", "analyzed_at", "created_at", "updated_at"
+      "id", "monitor_id", "prompt_id", "platform", "country", "text", "status", "model", "answer_state", "finish_reason",
+      "input_tokens", "output_tokens", "cost_usd", "search_queries", "retrieved_urls", "collected_at", "analyzed_at",
+      "created_at", "updated_at"
     ])
     expect(reply.body.data).toMatchObject({
       monitor_id: monitor,
@@ -87,6 +89,15 @@ describe.each(backends)("responses, sources, citations, brand mentions (%s)", (b
       platform: "perplexity",
       country: "US",
       status: "analyzed",
+      // Nothing reported: an answer, the rest unknown.
+      model: null,
+      answer_state: "answered",
+      finish_reason: null,
+      input_tokens: null,
+      output_tokens: null,
+      cost_usd: null,
+      search_queries: [],
+      retrieved_urls: [],
       collected_at: "2026-11-01T10:00:00.000Z"
     })
     expect(reply.body.data.analyzed_at).toMatch(/Z$/)
@@ -119,6 +130,97 @@ describe.each(backends)("responses, sources, citations, brand mentions (%s)", (b
     expect(acmeMention.sentiment_score).toBeGreaterThan(50)
     expect(mentions.every((m: any) => m.brand_id !== ignored)).toBe(true)
     expect(Object.keys(mentions[0])).toEqual(["id", "response_id", "brand_id", "position", "sentiment_score", "collected_at", "created_at", "updated_at"])
+  })
+
+  it("takes the answer details when given, shows them on the response, and counts only answers in the analytics", async () => {
+    // A project of its own: the other cases count the suite's project's responses.
+    const mine = (await client((api) => api.projects.create({ payload: { name: "Details" } }))).data.id
+    const detailed = await newPrompt(mine, "Details", ["gemini", "google_ai_overview"], "Which CRM?")
+    const brand = (await client((api) =>
+      api.brands.create({
+        headers: inProject(mine),
+        payload: { name: "Acme", aliases: [], domains: ["acme.com"], classification: "competitor", segment_ids: [] }
+      })
+    )).data.id
+    const day = "2026-10-15"
+    const post = (body: Record<string, unknown>) => raw("POST", "/api/v1/responses", body, mine)
+    const brandCounts = async () => {
+      const rows = (await raw("GET", `/api/v1/analytics/brands?start_date=${day}&end_date=${day}`, undefined, mine)).body.data
+      return rows.find((row: any) => row.brand.id === brand)
+    }
+    const answered = await post({
+      prompt_id: detailed.promptId,
+      platform: "gemini",
+      text: "Acme is the usual pick.",
+      citations: ["https://acme.com/crm"],
+      collected_at: `${day}T09:00:00Z`,
+      model: "gemini-3.8-flash-002",
+      answer_state: "answered",
+      finish_reason: "max_tokens",
+      input_tokens: 31,
+      output_tokens: 420,
+      cost_usd: 0.0125,
+      search_queries: ["best crm", "acme crm pricing"],
+      // The cited URL is dropped from the retrieved ones, and a repeat is kept once.
+      retrieved_urls: ["https://acme.com/crm", "https://review.example/crm", "https://review.example/crm"]
+    })
+    expect(answered.status, answered.text).toBe(201)
+    expect(answered.body.data).toMatchObject({
+      model: "gemini-3.8-flash-002",
+      answer_state: "answered",
+      finish_reason: "max_tokens",
+      input_tokens: 31,
+      output_tokens: 420,
+      cost_usd: 0.0125,
+      search_queries: ["best crm", "acme crm pricing"],
+      retrieved_urls: ["https://review.example/crm"]
+    })
+    const read = await raw("GET", `/api/v1/responses/${answered.body.data.id}`, undefined, mine)
+    expect(read.body.data).toEqual(answered.body.data)
+    expect(await brandCounts()).toMatchObject({ responses_count: 1, mentioned_count: 1 })
+
+    // A page without an AI answer, and a refusal naming the brand: stored and listed, never counted.
+    for (const [platform, state] of [["google_ai_overview", "no_answer"], ["gemini", "refused"]] as const) {
+      const reply = await post({
+        prompt_id: detailed.promptId,
+        platform,
+        text: state === "refused" ? "I cannot compare Acme with others." : "No AI Overview was shown.",
+        collected_at: `${day}T10:00:00Z`,
+        answer_state: state
+      })
+      expect(reply.status, reply.text).toBe(201)
+      expect(reply.body.data.answer_state).toBe(state)
+    }
+    expect(await brandCounts()).toMatchObject({ responses_count: 1, mentioned_count: 1 })
+    const listed = (await raw("GET", `/api/v1/responses?monitor_id=${detailed.monitorId}`, undefined, mine)).body.data
+    expect(listed.map((r: any) => r.answer_state)).toEqual(["answered", "no_answer", "refused"])
+  })
+
+  it("refuses answer details out of their bounds with 422 naming each field", async () => {
+    const before = await responseCount()
+    const reply = await raw("POST", "/api/v1/responses", {
+      prompt_id: prompt,
+      platform: "chatgpt",
+      text: "An answer.",
+      answer_state: "maybe",
+      finish_reason: "tired",
+      input_tokens: -1,
+      output_tokens: 1.5,
+      cost_usd: -0.01,
+      search_queries: Array.from({ length: 51 }, (_, i) => `q${i}`),
+      retrieved_urls: ["ftp://files.example/a"]
+    })
+    expect(reply.status).toBe(422)
+    expect(reply.body.errors).toEqual({
+      answer_state: ["The selected answer state is invalid. Allowed: answered, refused, empty, no_answer."],
+      finish_reason: ["The selected finish reason is invalid. Allowed: complete, max_tokens, content_filter, refusal, other."],
+      input_tokens: ["The input tokens field must be at least 0."],
+      output_tokens: ["The output tokens field must be an integer."],
+      cost_usd: ["The cost usd field must be at least 0."],
+      search_queries: ["The search queries field must not have more than 50 items."],
+      "retrieved_urls.0": ["The retrieved URL must be an http or https URL."]
+    })
+    expect(await responseCount()).toBe(before)
   })
 
   it("takes citations from the text when none are given, and detects brands by domain", async () => {

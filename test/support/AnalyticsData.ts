@@ -10,13 +10,14 @@ import * as Migrations from "../../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
 import type { Classification } from "../../src/Domain/Brand.ts"
 import type { Platform } from "../../src/Domain/Platform.ts"
-import type { ResponseStatus } from "../../src/Domain/Response.ts"
+import type { AnswerState, ResponseStatus } from "../../src/Domain/Response.ts"
 import * as Health from "../../src/Http/Health.ts"
 import { requestLog } from "../../src/Http/RequestLog.ts"
 import { MemoryStore, type MemoryTables } from "../../src/Memory/Store.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
 import { Analyzer } from "../../src/Responses/Analyzer.ts"
+import { storedDetails } from "../../src/Responses/Repo.ts"
 import { ApiLive } from "../../src/Server.ts"
 import { type Backend, createDatabase, migratedSnapshot, type Reply, type RequestOptions } from "./TestServer.ts"
 
@@ -56,6 +57,8 @@ export interface DatasetSpec {
     readonly platform: Platform
     readonly country?: string | undefined
     readonly status: ResponseStatus
+    /** Default `answered`: only answers count in analytics. */
+    readonly answer_state?: AnswerState | undefined
     readonly collected_at: Date | string
     readonly citations: ReadonlyArray<number>
     readonly mentions?: ReadonlyArray<MentionSpec> | undefined
@@ -170,6 +173,7 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
       country: countryOf(spec, response),
       text: "An answer.",
       status: response.status,
+      ...storedDetails({ answer_state: response.answer_state }),
       collected_at: collected,
       analyzed_at: response.status === "analyzed" ? collected : null,
       created_at: now,
@@ -271,6 +275,7 @@ export const writeSql = (organizationId: number, spec: DatasetSpec): Effect.Effe
     )
     if (spec.ownBrand !== undefined) yield* sql`UPDATE projects SET brand_id = ${brands[spec.ownBrand]!} WHERE id = ${project!}`
     const responses = yield* allocate("responses", spec.responses.length)
+    const withStates = spec.responses.some((response) => response.answer_state !== undefined)
     yield* insert(
       "responses",
       spec.responses.map((response, index) => {
@@ -285,6 +290,8 @@ export const writeSql = (organizationId: number, spec: DatasetSpec): Effect.Effe
           country: countryOf(spec, response),
           text: "An answer.",
           status: response.status,
+          // Only when the spec names answer states: the migrations' own tests write data before 0012.
+          ...(withStates ? { answer_state: response.answer_state ?? "answered" } : {}),
           collected_at: collected,
           analyzed_at: response.status === "analyzed" ? collected : null
         }

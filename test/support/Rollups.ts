@@ -7,7 +7,7 @@ import { brandRollups } from "../../migrations/rollups.ts"
  * from the raw tables: the rows that differ, per table. Zero rows (all counts 0) are as good as absent.
  * An empty result means the triggers kept every rollup exact.
  *
- * What the rollups count is the analyzed responses that are not pending (migration 0008: stored, not
+ * What the rollups count is the analyzed answers (`answered`, migration 0012) that are not pending (0008: stored, not
  * merged yet, and counted by reads from their raw rows): the recount leaves the pending ones out, so the
  * check holds at any moment, whether or not the merger has run (`mergePending` merges them all).
  */
@@ -101,7 +101,7 @@ const mismatchQueries = (projectId: number): Array<readonly [string, string]> =>
             ${[...cut.key, ...what.key].map((k) => `${k}, `).join("")}
             ${what.values}
           FROM responses r ${cut.join} ${what.join}
-          WHERE r.project_id = ${projectId} AND r.status = 'analyzed' AND ${rolledUp}
+          WHERE r.project_id = ${projectId} AND r.status = 'analyzed' AND r.answer_state = 'answered' AND ${rolledUp}
           GROUP BY ${key.join(", ")}
         ) truth`
       const stored = `
@@ -137,7 +137,7 @@ const mismatchQueries = (projectId: number): Array<readonly [string, string]> =>
           ${[...cut.key, ...(mentions ? ["brand_id"] : [])].map((k) => `${source(k)} AS ${k}, `).join("")}
           ${mentions ? "count(*) AS mentioned, sum(m.position) AS position_sum, sum(m.sentiment_score) AS sentiment_sum" : "count(*) AS responses"}
         FROM responses r ${cut.join} ${mentions ? "JOIN brand_mentions m ON m.response_id = r.id" : ""}
-        WHERE r.project_id = ${projectId} AND r.status = 'analyzed' AND ${rolledUp}
+        WHERE r.project_id = ${projectId} AND r.status = 'analyzed' AND r.answer_state = 'answered' AND ${rolledUp}
         GROUP BY ${key.join(", ")}
       ) truth`
     const stored = `

@@ -1,9 +1,10 @@
-import { Duration, Effect, Random, RateLimiter, type Scope } from "effect"
+import { Clock, Duration, Effect, Random, RateLimiter, type Scope } from "effect"
 import { type Answer, isRetryable, PlatformFailure, type PlatformClient, type Question } from "../Platform.ts"
 
 /**
  * The wrapper every adapter goes through: it keeps a platform within its concurrency and request rate,
- * bounds each request's time, and tries again, a bounded number of times, when the failure may pass.
+ * bounds each request's time, and tries again, a bounded number of times, when the failure may pass,
+ * all within one time budget per ask (docs/platforms.md, "One time budget").
  */
 
 export interface ResiliencePolicy {
@@ -24,7 +25,18 @@ export interface ResiliencePolicy {
    * (with its `retryAfter`) than a fiber sleeps for an hour.
    */
   readonly maxRetryAfter: Duration.Duration
+  /**
+   * The longest one ask may take, every wait and attempt included: half the worker's lease
+   * (`askBudgetMs`). No attempt runs past it, and no retry starts that could not have `MIN_ATTEMPT`.
+   */
+  readonly budget: Duration.Duration
 }
+
+/**
+ * The shortest attempt worth starting (or the timeout, when shorter): a web-search answer takes seconds
+ * to tens of seconds, and a retry with less time left would mostly be cut, and billed, for nothing.
+ */
+export const MIN_ATTEMPT = Duration.seconds(15)
 
 /** Each backoff is scaled by a factor drawn from [1 - JITTER, 1 + JITTER): spread, yet still growing. */
 export const JITTER = 0.2
@@ -76,29 +88,48 @@ export const resilient = (
       interval: Duration.minutes(1),
       algorithm: "token-bucket"
     })
+    const budgetMs = Math.max(1, Duration.toMillis(policy.budget))
+    const timeoutMs = Math.max(1, Duration.toMillis(policy.timeout))
+    const minAttemptMs = Math.min(timeoutMs, Duration.toMillis(MIN_ATTEMPT))
 
-    const timedOut = () =>
+    const timedOut = (ms: number) => () =>
       new PlatformFailure({
         platform: client.platform,
         kind: "timeout",
-        message: `${client.platform}: no answer within ${Duration.format(policy.timeout)}`
+        message: `${client.platform}: no answer within ${Duration.format(Duration.millis(ms))}`
+      })
+
+    const outOfBudget = () =>
+      new PlatformFailure({
+        platform: client.platform,
+        kind: "timeout",
+        message: `${client.platform}: no answer within the ask's time budget of ${Duration.format(Duration.millis(budgetMs))}`
       })
 
     // The rate token is taken before the permit, so a request waiting for its turn in the minute does
-    // not hold a connection slot; the timeout covers the request alone, not the waits before it.
-    const once = (question: Question): Effect.Effect<Answer, PlatformFailure> =>
+    // not hold a connection slot. The attempt gets its timeout, or what is left of the budget when less.
+    const once = (question: Question, deadline: number): Effect.Effect<Answer, PlatformFailure> =>
       limit(permits.withPermits(1)(
-        client.ask(question).pipe(Effect.timeoutFail({ duration: policy.timeout, onTimeout: timedOut }))
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const left = deadline - now
+          if (left <= 0) return Effect.fail(outOfBudget())
+          const ms = Math.min(timeoutMs, left)
+          return client.ask(question).pipe(Effect.timeoutFail({ duration: Duration.millis(ms), onTimeout: timedOut(ms) }))
+        })
       ))
 
-    const attempt = (question: Question, number: number): Effect.Effect<Answer, PlatformFailure> =>
-      once(question).pipe(Effect.catchAll((failure) => {
+    const attempt = (question: Question, number: number, deadline: number): Effect.Effect<Answer, PlatformFailure> =>
+      once(question, deadline).pipe(Effect.catchAll((failure) => {
         if (!isRetryable(failure) || number >= maxAttempts) return Effect.fail(failure)
         const tooLong = failure.retryAfter !== undefined &&
           Duration.greaterThan(failure.retryAfter, policy.maxRetryAfter)
         if (tooLong) return Effect.fail(failure)
         return Effect.gen(function*() {
           const delay = retryDelay(policy, number, failure, yield* Random.next)
+          // No retry that the budget could not give a useful attempt after its wait: the failure goes
+          // back to the worker, which schedules the job's next attempt (with the provider's delay).
+          const left = deadline - (yield* Clock.currentTimeMillis)
+          if (Duration.toMillis(delay) + minAttemptMs > left) return yield* Effect.fail(failure)
           yield* Effect.logWarning("platform request failed, trying again").pipe(
             Effect.annotateLogs({
               platform: client.platform,
@@ -110,10 +141,15 @@ export const resilient = (
             })
           )
           yield* sleep(delay)
-          return yield* attempt(question, number + 1)
+          return yield* attempt(question, number + 1, deadline)
         })
       }))
 
-    return { platform: client.platform, ask: (question) => attempt(question, 1) }
-  })
+    const ask = (question: Question) =>
+      Effect.flatMap(Clock.currentTimeMillis, (start) => attempt(question, 1, start + budgetMs)).pipe(
+        // The waits for a rate token or a permit count too: nothing of the ask outlives its budget.
+        Effect.timeoutFail({ duration: Duration.millis(budgetMs), onTimeout: outOfBudget })
+      )
 
+    return { platform: client.platform, ask }
+  })

@@ -1,5 +1,7 @@
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
+import { Settings } from "../../Config.ts"
 import { type Platform, platforms } from "../../Domain/Platform.ts"
+import { askBudgetMs } from "../Platform.ts"
 import type { ProviderSettings } from "./Http.ts"
 import type { ResiliencePolicy } from "./Resilience.ts"
 import { type SerpPlatform, serpPlatforms, type SerpSettings } from "./Serp.ts"
@@ -14,9 +16,13 @@ export interface PlatformsSettings {
   /** The SERP provider, and which of its three platforms are on. */
   readonly serp: Option.Option<SerpSettings & { readonly platforms: ReadonlyArray<SerpPlatform> }>
   /** For every platform, unless `overrides` says otherwise. */
+  /** For every platform, unless `overrides` says otherwise; `budget` is the same for all. */
   readonly resilience: ResiliencePolicy
-  readonly overrides: Partial<Record<Platform, Partial<ResiliencePolicy>>>
+  readonly overrides: Partial<Record<Platform, Partial<Omit<ResiliencePolicy, "budget">>>>
 }
+
+/** The worker's default lease (COLLECTOR_LEASE_SECONDS), of which an ask has half. */
+const DEFAULT_LEASE_SECONDS = Settings.make().collectorLeaseSeconds
 
 export const defaultResilience: ResiliencePolicy = {
   timeout: Duration.seconds(120),
@@ -25,15 +31,20 @@ export const defaultResilience: ResiliencePolicy = {
   requestsPerMinute: 60,
   backoffBase: Duration.seconds(2),
   backoffMax: Duration.seconds(60),
-  maxRetryAfter: Duration.seconds(300)
+  maxRetryAfter: Duration.seconds(300),
+  budget: Duration.millis(askBudgetMs(DEFAULT_LEASE_SECONDS * 1000))
 }
 
+/**
+ * The default model of each provider, current in its documentation as read on 2026-11-21
+ * (docs/platforms.md, "Models"), and where it is reached.
+ */
 export const defaults = {
-  openai: { model: "gpt-5-mini", baseUrl: "https://api.openai.com" },
-  perplexity: { model: "sonar", baseUrl: "https://api.perplexity.ai" },
-  gemini: { model: "gemini-2.5-flash", baseUrl: "https://generativelanguage.googleapis.com" },
-  anthropic: { model: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com" },
-  xai: { model: "grok-4", baseUrl: "https://api.x.ai" },
+  openai: { model: "gpt-6.1-terra", baseUrl: "https://api.openai.com" },
+  perplexity: { model: "perplexity/sonar", baseUrl: "https://api.perplexity.ai" },
+  gemini: { model: "gemini-3.8-flash", baseUrl: "https://generativelanguage.googleapis.com" },
+  anthropic: { model: "claude-sonnet-5-5", baseUrl: "https://api.anthropic.com" },
+  xai: { model: "grok-4.7", baseUrl: "https://api.x.ai" },
   serp: { baseUrl: "https://serpapi.com" }
 } as const
 
@@ -83,7 +94,7 @@ const positiveSeconds = (name: string) =>
   )
 
 /** The settings a platform may override: `PLATFORM_<NAME>_TIMEOUT_SECONDS` and so on. */
-const override = (platform: Platform): Config.Config<Partial<ResiliencePolicy>> => {
+const override = (platform: Platform): Config.Config<Partial<Omit<ResiliencePolicy, "budget">>> => {
   const prefix = `PLATFORM_${platform.toUpperCase()}`
   return Config.all({
     timeout: Config.option(positiveSeconds(`${prefix}_TIMEOUT_SECONDS`)),
@@ -95,7 +106,7 @@ const override = (platform: Platform): Config.Config<Partial<ResiliencePolicy>> 
     for (const [name, value] of Object.entries(fields) as Array<[string, Option.Option<unknown>]>) {
       if (Option.isSome(value)) present[name] = value.value
     }
-    return present as Partial<ResiliencePolicy>
+    return present as Partial<Omit<ResiliencePolicy, "budget">>
   }))
 }
 
@@ -119,10 +130,15 @@ export const platformsConfig: Config.Config<PlatformsSettings> = Config.all({
     backoffMax: positiveSeconds("PLATFORM_BACKOFF_MAX_SECONDS").pipe(Config.withDefault(defaultResilience.backoffMax)),
     maxRetryAfter: positiveSeconds("PLATFORM_MAX_RETRY_AFTER_SECONDS").pipe(
       Config.withDefault(defaultResilience.maxRetryAfter)
+    ),
+    // Half the worker's lease: the same variable and default as the worker's (src/Config.ts).
+    budget: Config.integer("COLLECTOR_LEASE_SECONDS").pipe(
+      Config.withDefault(DEFAULT_LEASE_SECONDS),
+      Config.map((seconds) => Duration.millis(askBudgetMs(seconds * 1000)))
     )
   }),
   overrides: Config.all(Object.fromEntries(platforms.map((platform) => [platform, override(platform)])) as Record<
     Platform,
-    Config.Config<Partial<ResiliencePolicy>>
+    Config.Config<Partial<Omit<ResiliencePolicy, "budget">>>
   >)
 })

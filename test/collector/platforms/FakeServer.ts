@@ -25,23 +25,40 @@ export interface FakeServer {
   readonly requests: ReadonlyArray<RecordedRequest>
 }
 
-/** `replies[n]` answers the n-th request; the last one answers all further requests. */
-export const fakeServer = (replies: ReadonlyArray<Reply>): Effect.Effect<FakeServer, never, Scope.Scope> =>
+/**
+ * A reply chosen by the request itself (a redirect host's, say); `undefined` leaves the request to the
+ * scripted replies. The requests it answers are recorded too.
+ */
+export type Route = (request: RecordedRequest, baseUrl: string) => Reply | undefined
+
+/**
+ * `replies[n]` answers the n-th request the route leaves (or every one, without a route); the last one
+ * answers all further requests. Replies that need the fake's origin are given as a function of it.
+ */
+export const fakeServer = (
+  script: ReadonlyArray<Reply> | ((baseUrl: string) => ReadonlyArray<Reply>),
+  route?: Route
+): Effect.Effect<FakeServer, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.async<{ server: ReturnType<typeof createServer>; fake: FakeServer }>((resume) => {
       const requests: Array<RecordedRequest> = []
+      let scripted = 0
+      let baseUrl = ""
+      let replies: ReadonlyArray<Reply> = []
       const server = createServer((req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (chunk: Buffer) => chunks.push(chunk))
         req.on("end", () => {
           const raw = Buffer.concat(chunks).toString("utf8")
-          requests.push({
+          const recorded: RecordedRequest = {
             method: req.method ?? "",
             url: req.url ?? "",
             headers: req.headers,
             body: raw === "" ? undefined : JSON.parse(raw)
-          })
-          const reply = replies[Math.min(requests.length, replies.length) - 1]!
+          }
+          requests.push(recorded)
+          const routed = route?.(recorded, baseUrl)
+          const reply = routed ?? replies[Math.min(++scripted, replies.length) - 1]!
           if (reply === "hang") return
           const body = reply.text ?? (reply.json === undefined ? "" : JSON.stringify(reply.json))
           res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers })
@@ -50,7 +67,9 @@ export const fakeServer = (replies: ReadonlyArray<Reply>): Effect.Effect<FakeSer
       })
       server.listen(0, "127.0.0.1", () => {
         const { port } = server.address() as AddressInfo
-        resume(Effect.succeed({ server, fake: { baseUrl: `http://127.0.0.1:${port}`, requests } }))
+        baseUrl = `http://127.0.0.1:${port}`
+        replies = typeof script === "function" ? script(baseUrl) : script
+        resume(Effect.succeed({ server, fake: { baseUrl, requests } }))
       })
     }),
     ({ server }) =>

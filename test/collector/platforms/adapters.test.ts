@@ -1,67 +1,103 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { againstFake, HttpClientLive } from "./support.ts"
-import { KEY, providers, question } from "./providers.ts"
+import { type AnswerCase, KEY, type ProviderCase, providers, question } from "./providers.ts"
 
-/** Every adapter, behind the resilience wrapper, against a local fake speaking its provider's format. */
-describe.each(providers)("$platform", (provider) => {
+/**
+ * Every adapter, behind the resilience wrapper, against a local fake answering in its provider's
+ * documented format (providers.ts names the source of each shape): the answer read whole, and each
+ * failure of the right kind, tried again or not as it should be.
+ */
+describe.each(providers)("$platform", (provider: ProviderCase) => {
   const ask = { ...question, platform: provider.platform }
 
-  it.scopedLive("answers with the text and the citations; the request carries key, model and country", () =>
+  /** The fake, answering `replies` in order (the provider's own routes first). */
+  const fake = (replies: Parameters<typeof againstFake>[1], policy?: Parameters<typeof againstFake>[2]) =>
+    againstFake(provider, replies, policy)
+
+  /** A 200 with the case's body (built with the fake's origin). */
+  const answering = (answerCase: AnswerCase) => fake((baseUrl) => [{ status: 200, json: answerCase.body({ baseUrl }) }])
+
+  it.scopedLive("a grounded answer: its text, cited and retrieved sources, searches, model and usage; the request carries key, model and locale", () =>
     Effect.gen(function*() {
-      const { client, server } = yield* againstFake(provider, [{ status: 200, json: provider.success }])
-      const answer = yield* client.ask(ask)
-      expect(answer).toEqual({ text: provider.text, citations: provider.citations, simulated: false })
+      const { client, server } = yield* answering(provider.grounded)
+      expect(yield* client.ask(ask)).toEqual(provider.grounded.answer)
+      const own = server.requests.filter((request) => !request.url.startsWith("/grounding-api-redirect/"))
+      expect(own).toHaveLength(1)
+      provider.checkRequest(own[0]!)
+    }).pipe(Effect.provide(HttpClientLive)))
+
+  it.scopedLive("an answer without sources", () =>
+    Effect.gen(function*() {
+      const { client } = yield* answering(provider.noSources)
+      expect(yield* client.ask(ask)).toEqual(provider.noSources.answer)
+    }).pipe(Effect.provide(HttpClientLive)))
+
+  if (provider.refusal !== undefined) {
+    const refusal = provider.refusal
+    it.scopedLive("a refusal is stored as refused, not a failure", () =>
+      Effect.gen(function*() {
+        const { client, server } = yield* answering(refusal)
+        expect(yield* client.ask(ask)).toEqual(refusal.answer)
+        expect(server.requests).toHaveLength(1)
+      }).pipe(Effect.provide(HttpClientLive)))
+  }
+
+  if (provider.incomplete !== undefined) {
+    const incomplete = provider.incomplete
+    it.scopedLive("an answer cut short keeps its text, with the reason it stopped", () =>
+      Effect.gen(function*() {
+        const { client } = yield* answering(incomplete)
+        expect(yield* client.ask(ask)).toEqual(incomplete.answer)
+      }).pipe(Effect.provide(HttpClientLive)))
+  }
+
+  it.scopedLive("a 429 is tried again after at least its retry signal", () =>
+    Effect.gen(function*() {
+      const { client, server, waits } = yield* fake((baseUrl) => [
+        provider.rateLimited.reply,
+        { status: 200, json: provider.grounded.body({ baseUrl }) }
+      ])
+      expect(yield* client.ask(ask)).toEqual(provider.grounded.answer)
+      expect(server.requests.filter((request) => !request.url.startsWith("/grounding-api-redirect/"))).toHaveLength(2)
+      expect(waits).toHaveLength(1)
+      expect(Duration.toMillis(waits[0]!)).toBeGreaterThanOrEqual(provider.rateLimited.waitAtLeastMs ?? 0)
+    }).pipe(Effect.provide(HttpClientLive)))
+
+  it.scopedLive("a quota error is not tried again", () =>
+    Effect.gen(function*() {
+      const { client, server, waits } = yield* fake([provider.quota.reply])
+      const failure = yield* Effect.flip(client.ask(ask))
+      expect(failure.kind).toBe("quota_exceeded")
+      expect(failure.platform).toBe(provider.platform)
       expect(server.requests).toHaveLength(1)
-      provider.checkRequest(server.requests[0]!)
+      expect(waits).toHaveLength(0)
     }).pipe(Effect.provide(HttpClientLive)))
 
-  it.scopedLive("waits at least the Retry-After of a 429, then answers", () =>
+  it.scopedLive("a 5xx is tried again, then answers", () =>
     Effect.gen(function*() {
-      const { client, server, waits } = yield* againstFake(provider, [
-        { status: 429, headers: { "retry-after": "7" }, json: provider.errorBody },
-        { status: 200, json: provider.success }
+      const { client, server, waits } = yield* fake((baseUrl) => [
+        provider.serverError,
+        { status: 200, json: provider.grounded.body({ baseUrl }) }
       ])
-      const answer = yield* client.ask(ask)
-      expect(answer.text).toBe(provider.text)
-      expect(server.requests).toHaveLength(2)
-      expect(waits).toHaveLength(1)
-      expect(Duration.toMillis(waits[0]!)).toBeGreaterThanOrEqual(7_000)
-    }).pipe(Effect.provide(HttpClientLive)))
-
-  it.scopedLive("tries again after a 5xx, then answers", () =>
-    Effect.gen(function*() {
-      const { client, server, waits } = yield* againstFake(provider, [
-        { status: 503, text: "<html>Service Unavailable</html>" },
-        { status: 200, json: provider.success }
-      ])
-      const answer = yield* client.ask(ask)
-      expect(answer.citations).toEqual(provider.citations)
-      expect(server.requests).toHaveLength(2)
+      expect((yield* client.ask(ask)).citations).toEqual(provider.grounded.answer.citations)
+      expect(server.requests.filter((request) => !request.url.startsWith("/grounding-api-redirect/"))).toHaveLength(2)
       expect(waits).toHaveLength(1)
     }).pipe(Effect.provide(HttpClientLive)))
 
-  it.scopedLive("gives up after the maximum attempts when the 5xx persists", () =>
+  it.scopedLive("a 5xx that persists is given up after the maximum attempts", () =>
     Effect.gen(function*() {
-      const { client, server, waits } = yield* againstFake(
-        provider,
-        [{ status: 500, json: { error: { message: "internal error" } } }],
-        { maxAttempts: 3 }
-      )
+      const { client, server, waits } = yield* fake([provider.serverError], { maxAttempts: 3 })
       const failure = yield* Effect.flip(client.ask(ask))
       expect(failure.kind).toBe("unavailable")
-      expect(failure.platform).toBe(provider.platform)
-      expect(failure.message).toContain("HTTP 500")
+      expect(failure.message).toMatch(/HTTP 5\d\d/)
       expect(server.requests).toHaveLength(3)
       expect(waits).toHaveLength(2)
     }).pipe(Effect.provide(HttpClientLive)))
 
-  it.scopedLive("cuts a request that takes too long: timeout, tried again, then given up", () =>
+  it.scopedLive("a request that takes too long is cut: timeout, tried again, then given up", () =>
     Effect.gen(function*() {
-      const { client, server } = yield* againstFake(provider, ["hang"], {
-        timeout: Duration.millis(150),
-        maxAttempts: 2
-      })
+      const { client, server } = yield* fake(["hang"], { timeout: Duration.millis(150), maxAttempts: 2 })
       const failure = yield* Effect.flip(client.ask(ask))
       expect(failure.kind).toBe("timeout")
       expect(server.requests).toHaveLength(2)
@@ -69,7 +105,7 @@ describe.each(providers)("$platform", (provider) => {
 
   it.scopedLive("a body in the wrong shape is malformed, not tried again", () =>
     Effect.gen(function*() {
-      const { client, server } = yield* againstFake(provider, [{ status: 200, json: provider.wrongShape }])
+      const { client, server } = yield* fake([{ status: 200, json: provider.wrongShape }])
       const failure = yield* Effect.flip(client.ask(ask))
       expect(failure.kind).toBe("malformed")
       expect(failure.message).toMatch(/expected shape/)
@@ -79,7 +115,7 @@ describe.each(providers)("$platform", (provider) => {
 
   it.scopedLive("a body that is not JSON is malformed", () =>
     Effect.gen(function*() {
-      const { client } = yield* againstFake(provider, [{ status: 200, text: "<html>captcha</html>" }])
+      const { client } = yield* fake([{ status: 200, text: "<html>captcha</html>" }])
       const failure = yield* Effect.flip(client.ask(ask))
       expect(failure.kind).toBe("malformed")
       expect(failure.message).toBe(`${provider.platform}: response body is not JSON`)
@@ -87,7 +123,7 @@ describe.each(providers)("$platform", (provider) => {
 
   it.scopedLive("a 401 is rejected at once, and the key is not in the failure even when the body echoes it", () =>
     Effect.gen(function*() {
-      const { client, server, waits } = yield* againstFake(provider, [{ status: 401, json: provider.errorBody }])
+      const { client, server, waits } = yield* fake([provider.unauthorized])
       const failure = yield* Effect.flip(client.ask(ask))
       expect(failure.kind).toBe("rejected")
       expect(failure.message).toMatch(/^[a-z_]+: HTTP 401/)

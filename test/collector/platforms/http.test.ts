@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Option, Redacted } from "effect"
-import { endpoint, kindOfStatus, parseRetryAfter, scrub } from "../../../src/Collector/Platforms/Http.ts"
+import { answerOf, endpoint, isQuotaError, kindOfStatus, parseRetryAfter, retryAfterOf, scrub } from "../../../src/Collector/Platforms/Http.ts"
 
 describe("parseRetryAfter", () => {
   const now = Date.parse("2026-11-21T12:00:00Z")
@@ -38,6 +38,7 @@ describe("kindOfStatus", () => {
     [529, "unavailable"],
     [400, "rejected"],
     [401, "rejected"],
+    [402, "quota_exceeded"],
     [403, "rejected"],
     [404, "rejected"]
   ] as const)("%i is %s", (status, kind) => {
@@ -73,5 +74,48 @@ describe("endpoint", () => {
     expect(endpoint("https://proxy.example/perplexity", "/chat/completions")).toBe(
       "https://proxy.example/perplexity/chat/completions"
     )
+  })
+})
+
+describe("retryAfterOf", () => {
+  const now = Date.parse("2026-11-21T12:00:00Z")
+  it("reads retry-after-ms first (the OpenAI and Anthropic SDKs do), then Retry-After", () => {
+    const millis = (headers: Record<string, string>) => Option.map(retryAfterOf(headers, now), Duration.toMillis)
+    expect(millis({ "retry-after-ms": "1500", "retry-after": "9" })).toEqual(Option.some(1_500))
+    expect(millis({ "retry-after-ms": "soon", "retry-after": "9" })).toEqual(Option.some(9_000))
+    expect(millis({})).toEqual(Option.none())
+  })
+})
+
+describe("isQuotaError", () => {
+  it.each([
+    [{ error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota" } }, true],
+    [{ error: { type: "requests", code: "project_spend_limit_exceeded", message: "" } }, true],
+    [{ type: "error", error: { type: "rate_limit_error", message: "cap", details: { error_code: "enforced_spend_limit_reached" } } }, true],
+    [{ error: "Your account has run out of searches." }, true],
+    [{ code: "x", error: "Your team has either used all available credits or reached its monthly spending limit." }, true],
+    [{ error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } }, false],
+    [{ error: "Your account has exceeded the hourly searches limit." }, false],
+    // Gemini says "exceeded your current quota" of a per-minute limit too: its adapter reads the details.
+    [{ error: { code: 429, message: "You exceeded your current quota, please check your plan and billing details." } }, false]
+  ])("%j is a quota error: %s", (json, expected) => {
+    const detail = typeof (json as any).error === "string" ? (json as any).error : (json as any).error?.message
+    expect(isQuotaError(json, detail)).toBe(expected)
+  })
+})
+
+describe("answerOf", () => {
+  it("an answer without text is empty; the cited URLs, repeats and anything not http(s) leave the retrieved ones; lists are bounded", () => {
+    const answer = answerOf({
+      text: "  ",
+      citations: ["https://a.example/", "https://a.example/"],
+      searchQueries: [" q ", "q", "", ...Array.from({ length: 60 }, (_, i) => `query ${i}`)],
+      retrieved: ["https://a.example/", "https://b.example/", "javascript:alert(1)", "https://b.example/", `https://c.example/${"x".repeat(3000)}`]
+    })
+    expect(answer).toMatchObject({ state: "empty", citations: ["https://a.example/"], retrieved: ["https://b.example/"] })
+    expect(answer.searchQueries).toHaveLength(50)
+    expect(answer.searchQueries[0]).toBe("q")
+    expect(answerOf({ text: "", citations: [], state: "refused" }).state).toBe("refused")
+    expect(answerOf({ text: "Yes.", citations: [], model: " " }).model).toBeNull()
   })
 })

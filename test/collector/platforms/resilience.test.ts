@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
-import { type Answer, PlatformFailure, type FailureKind, type PlatformClient } from "../../../src/Collector/Platform.ts"
+import { Clock, Duration, Effect, FastCheck as fc, Fiber, Logger, LogLevel, TestClock, TestContext } from "effect"
+import { type Answer, PlatformFailure, type FailureKind, type PlatformClient, unreported } from "../../../src/Collector/Platform.ts"
 import {
   backoffBeforeJitter,
   JITTER,
+  MIN_ATTEMPT,
+  type ResiliencePolicy,
   resilient,
   retryDelay
 } from "../../../src/Collector/Platforms/Resilience.ts"
@@ -12,7 +14,7 @@ import { testPolicy } from "./support.ts"
 
 /** The resilience wrapper on its own, around a scripted client, on the TestClock. */
 
-const answer: Answer = { text: "HubSpot.", citations: [], simulated: false }
+const answer: Answer = { text: "HubSpot.", citations: [], simulated: false, ...unreported }
 
 const failing = (kind: FailureKind, message: string, retryAfter?: Duration.DurationInput) =>
   new PlatformFailure({
@@ -47,7 +49,9 @@ const policy = testPolicy({
   requestsPerMinute: 1_000,
   backoffBase: Duration.seconds(1),
   backoffMax: Duration.seconds(8),
-  maxRetryAfter: Duration.seconds(60)
+  maxRetryAfter: Duration.seconds(60),
+  // Out of the way of the cases that are not about it.
+  budget: Duration.minutes(10)
 })
 
 describe("retryDelay", () => {
@@ -125,7 +129,7 @@ describe("resilient", () => {
       expect(failure.retryAfter && Duration.toMillis(failure.retryAfter)).toBe(3_600_000)
     }).pipe(Effect.provide(quiet)))
 
-  it.scoped.each(["rejected", "malformed"] as const)("returns a %s failure at once, without retrying", (kind) =>
+  it.scoped.each(["quota_exceeded", "rejected", "malformed"] as const)("returns a %s failure at once, without retrying", (kind) =>
     Effect.gen(function*() {
       const { calls, client } = scripted(() => Effect.fail(failing(kind, "no")))
       const wrapped = yield* resilient(client, policy)
@@ -184,4 +188,112 @@ describe("resilient", () => {
       expect(calls).toHaveLength(3)
       expect(calls[2]!).toBeGreaterThanOrEqual(30_000)
     }).pipe(Effect.provide(quiet)))
+
+  it.scoped("makes no retry that the budget could not give a useful attempt: the failure goes back with its delay", () =>
+    Effect.gen(function*() {
+      const { calls, client } = scripted(() => Effect.fail(failing("rate_limited", "slow down", "50 seconds")))
+      const wrapped = yield* resilient(client, { ...policy, budget: Duration.seconds(60) })
+      // 50 s of wait and the least useful attempt (15 s) do not fit in 60 s.
+      const failure = yield* Effect.flip(wrapped.ask(question))
+      expect(calls).toHaveLength(1)
+      expect(failure.retryAfter && Duration.toMillis(failure.retryAfter)).toBe(50_000)
+    }).pipe(Effect.provide(quiet)))
+
+  it.scoped("gives an attempt only what is left of the budget", () =>
+    Effect.gen(function*() {
+      const { calls, client } = scripted(() => Effect.never)
+      const wrapped = yield* resilient(client, { ...policy, maxAttempts: 5, budget: Duration.seconds(50) })
+      const fiber = yield* Effect.fork(wrapped.ask(question))
+      yield* TestClock.adjust("49 seconds")
+      expect(calls).toHaveLength(2)
+      yield* TestClock.adjust("1 second")
+      const failure = yield* Effect.flip(Fiber.join(fiber))
+      // The first attempt had its 30 s; the second what was left after the wait (about 19 s).
+      expect(failure.kind).toBe("timeout")
+      expect(failure.message).toMatch(/^chatgpt: no answer within (18|19|20)s/)
+      expect(calls).toHaveLength(2)
+    }).pipe(Effect.provide(quiet)))
+
+  it.scoped("the wait for a connection permit counts: an ask queued behind a slow one ends at its budget", () =>
+    Effect.gen(function*() {
+      const { client } = scripted(() => Effect.as(Effect.sleep("40 seconds"), answer))
+      const wrapped = yield* resilient(client, { ...policy, concurrency: 1, timeout: Duration.seconds(120), budget: Duration.seconds(60) })
+      const start = yield* Clock.currentTimeMillis
+      const first = yield* Effect.fork(wrapped.ask(question))
+      const second = yield* Effect.fork(Effect.either(wrapped.ask(question)).pipe(Effect.zip(Clock.currentTimeMillis)))
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* Fiber.join(first)).toEqual(answer)
+      const [outcome, endedAt] = yield* Fiber.join(second)
+      expect(outcome._tag).toBe("Left")
+      expect(endedAt - start).toBeLessThanOrEqual(60_000)
+    }).pipe(Effect.provide(quiet)))
+})
+
+describe("the time budget", () => {
+  /** Any settings: the longest attempts, most retries and longest delays included. */
+  const policyArb: fc.Arbitrary<ResiliencePolicy> = fc.record({
+    timeout: fc.integer({ min: 1, max: 600 }).map(Duration.seconds),
+    maxAttempts: fc.integer({ min: 1, max: 20 }),
+    concurrency: fc.integer({ min: 1, max: 3 }),
+    requestsPerMinute: fc.integer({ min: 1, max: 120 }),
+    backoffBase: fc.integer({ min: 100, max: 120_000 }).map(Duration.millis),
+    backoffMax: fc.integer({ min: 100, max: 600_000 }).map(Duration.millis),
+    maxRetryAfter: fc.integer({ min: 1, max: 3_600 }).map(Duration.seconds),
+    // Half of any lease the worker accepts (COLLECTOR_LEASE_SECONDS is at least 10).
+    budget: fc.integer({ min: 5, max: 1_800 }).map(Duration.seconds)
+  })
+
+  /** What one call of the platform does: hang, answer or fail after a while (with a retry delay or not). */
+  type Step =
+    | { readonly kind: "hang" }
+    | { readonly kind: "answer"; readonly afterMs: number }
+    | { readonly kind: "fail"; readonly afterMs: number; readonly failure: FailureKind; readonly retryAfterMs: number | undefined }
+  const stepArb: fc.Arbitrary<Step> = fc.oneof(
+    fc.constant({ kind: "hang" as const }),
+    fc.record({ kind: fc.constant("answer" as const), afterMs: fc.integer({ min: 0, max: 900_000 }) }),
+    fc.record({
+      kind: fc.constant("fail" as const),
+      afterMs: fc.integer({ min: 0, max: 300_000 }),
+      failure: fc.constantFrom<FailureKind>("rate_limited", "unavailable", "timeout", "quota_exceeded", "rejected"),
+      retryAfterMs: fc.option(fc.integer({ min: 0, max: 7_200_000 }), { nil: undefined })
+    })
+  )
+
+  it("no configuration lets an ask outlive its budget (half the lease), whatever the platform does", async () => {
+    await fc.assert(
+      fc.asyncProperty(policyArb, fc.array(stepArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 4 }), async (settings, steps, asks) => {
+        const program = Effect.gen(function*() {
+          const { client } = scripted((n) => {
+            const step = steps[(n - 1) % steps.length]!
+            switch (step.kind) {
+              case "hang":
+                return Effect.never
+              case "answer":
+                return Effect.as(Effect.sleep(Duration.millis(step.afterMs)), answer)
+              case "fail":
+                return Effect.zipRight(Effect.sleep(Duration.millis(step.afterMs)), Effect.fail(failing(step.failure, "no", step.retryAfterMs === undefined ? undefined : Duration.millis(step.retryAfterMs))))
+            }
+          })
+          const wrapped = yield* resilient(client, settings)
+          // Several asks at once: the ones waiting for a permit or a rate token are within their budget too.
+          const fibers = yield* Effect.forEach(Array.from({ length: asks }), () =>
+            Effect.fork(Effect.either(wrapped.ask(question)).pipe(Effect.zipRight(Clock.currentTimeMillis))))
+          const all = yield* Effect.fork(Effect.forEach(fibers, Fiber.join))
+          // Past the budget, every ask must have ended (the clock runs every wake-up on the way).
+          yield* TestClock.adjust(Duration.sum(settings.budget, Duration.seconds(1)))
+          const done = yield* Fiber.poll(all)
+          if (done._tag === "None") return "still running past the budget"
+          return yield* done.value
+        }).pipe(Effect.scoped, Effect.provide(quiet), Effect.provide(TestContext.TestContext))
+        const ended = await Effect.runPromise(program)
+        expect(ended).not.toBe("still running past the budget")
+        for (const at of ended) expect(at).toBeLessThanOrEqual(Duration.toMillis(settings.budget))
+      }),
+      { numRuns: 40 }
+    )
+  }, 120_000)
+
+  it("MIN_ATTEMPT is the documented 15 seconds", () => {
+    expect(Duration.toMillis(MIN_ATTEMPT)).toBe(15_000)
+  })
 })

@@ -11,7 +11,7 @@ import {
   type PlatformsSettings
 } from "../../../src/Collector/Platforms/Settings.ts"
 import { fakeServer } from "./FakeServer.ts"
-import { KEY, providers, question } from "./providers.ts"
+import { KEY, providerOf, question } from "./providers.ts"
 import { HttpClientLive, testPolicy } from "./support.ts"
 
 const fromEnv = (env: Record<string, string>) =>
@@ -88,6 +88,31 @@ describe("platformsConfig", () => {
       expect(policyFor(settings, "claude")).toEqual({ ...global, timeout: Duration.seconds(300) })
     }))
 
+  it.effect("an ask's budget is half the worker's lease (COLLECTOR_LEASE_SECONDS), the same for every platform", () =>
+    Effect.gen(function*() {
+      expect(Duration.toMillis(defaultResilience.budget)).toBe(150_000)
+      const settings = yield* fromEnv({ COLLECTOR_LEASE_SECONDS: "41", PLATFORM_CLAUDE_TIMEOUT_SECONDS: "300" })
+      expect(Duration.toMillis(policyFor(settings, "claude").budget)).toBe(20_500)
+      expect(Duration.toMillis(policyFor(settings, "chatgpt").budget)).toBe(20_500)
+    }))
+
+  it.effect("the default models are the current ones of the providers' documentation (docs/platforms.md, \"Models\")", () =>
+    Effect.sync(() => {
+      expect({
+        openai: defaults.openai.model,
+        perplexity: defaults.perplexity.model,
+        gemini: defaults.gemini.model,
+        anthropic: defaults.anthropic.model,
+        xai: defaults.xai.model
+      }).toEqual({
+        openai: "gpt-6.1-terra",
+        perplexity: "perplexity/sonar",
+        gemini: "gemini-3.8-flash",
+        anthropic: "claude-sonnet-5-5",
+        xai: "grok-4.7"
+      })
+    }))
+
   it.effect.each([
     ["PLATFORM_MAX_ATTEMPTS", "0"],
     ["PLATFORM_CONCURRENCY", "-1"],
@@ -104,8 +129,8 @@ describe("platformsConfig", () => {
 describe("the Platforms layer", () => {
   it.scopedLive("from the environment: a client for each configured platform, none for the others", () =>
     Effect.gen(function*() {
-      const chatgpt = providers.find((provider) => provider.platform === "chatgpt")!
-      const server = yield* fakeServer([{ status: 200, json: chatgpt.success }])
+      const chatgpt = providerOf("chatgpt")
+      const server = yield* fakeServer([{ status: 200, json: chatgpt.grounded.body({ baseUrl: "" }) }])
       const env = ConfigProvider.fromMap(new Map([
         ["OPENAI_API_KEY", KEY],
         ["OPENAI_MODEL", "test-model"],
@@ -119,7 +144,7 @@ describe("the Platforms layer", () => {
       )
       expect(platforms.filter((platform) => Option.isSome(service.client(platform)))).toEqual(["chatgpt", "copilot"])
       const answer = yield* Option.getOrThrow(service.client("chatgpt")).ask(question)
-      expect(answer).toEqual({ text: chatgpt.text, citations: chatgpt.citations, simulated: false })
+      expect(answer).toEqual(chatgpt.grounded.answer)
       chatgpt.checkRequest(server.requests[0]!)
     }))
 

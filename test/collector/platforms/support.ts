@@ -14,6 +14,7 @@ export const testPolicy = (overrides: Partial<ResiliencePolicy> = {}): Resilienc
   backoffBase: Duration.millis(10),
   backoffMax: Duration.millis(100),
   maxRetryAfter: Duration.seconds(60),
+  budget: Duration.seconds(60),
   ...overrides
 })
 
@@ -23,11 +24,11 @@ export const testPolicy = (overrides: Partial<ResiliencePolicy> = {}): Resilienc
  */
 export const againstFake = (
   provider: ProviderCase,
-  replies: ReadonlyArray<Reply>,
+  replies: ReadonlyArray<Reply> | ((baseUrl: string) => ReadonlyArray<Reply>),
   policy: Partial<ResiliencePolicy> = {}
 ) =>
   Effect.gen(function*() {
-    const server = yield* fakeServer(replies)
+    const server = yield* fakeServer(replies, provider.route)
     const waits: Array<Duration.Duration> = []
     const adapter = yield* provider.make(server.baseUrl)
     const client: PlatformClient = yield* resilient(adapter, testPolicy(policy), {

@@ -26,7 +26,7 @@ import type { Classification } from "../../../src/Domain/Brand.ts"
 import * as AnalyticsMemory from "../../../src/Analytics/AnalyticsMemory.ts"
 import * as AnalyticsSql from "../../../src/Analytics/AnalyticsSql.ts"
 import type { Platform } from "../../../src/Domain/Platform.ts"
-import type { ResponseStatus } from "../../../src/Domain/Response.ts"
+import type { AnswerState, ResponseStatus } from "../../../src/Domain/Response.ts"
 import { MemoryStore, MemoryTables } from "../../../src/Memory/Store.ts"
 import {
   type DatasetIds,
@@ -96,6 +96,18 @@ const statusArb: fc.Arbitrary<ResponseStatus> = fc.constantFrom<ResponseStatus>(
   "pending"
 )
 
+/** Mostly answers; refusals, empty answers and pages without an AI answer are stored but never counted. */
+const answerStateArb: fc.Arbitrary<AnswerState> = fc.constantFrom<AnswerState>(
+  "answered",
+  "answered",
+  "answered",
+  "answered",
+  "answered",
+  "refused",
+  "no_answer",
+  "empty"
+)
+
 const datasetArb: fc.Arbitrary<DatasetSpec> = fc
   .record({
     monitors: fc.array(fc.record({ country: fc.constantFrom(...countryPool) }), { minLength: 1, maxLength: 3 }),
@@ -139,6 +151,7 @@ const datasetArb: fc.Arbitrary<DatasetSpec> = fc
               platform: fc.constantFrom(...platformPool),
               country: fc.option(fc.constantFrom(...countryPool), { nil: undefined, freq: 3 }),
               status: statusArb,
+              answer_state: answerStateArb,
               collected_at: instantArb,
               // Repeats allowed: a URL cited twice in one response counts twice as citations, once as use.
               citations: fc.array(fc.integer({ min: 0, max: urls.length - 1 }), { maxLength: 5 }),
@@ -300,6 +313,8 @@ type Change =
   | { readonly kind: "deleteTag"; readonly tag: number }
   | { readonly kind: "deleteResponse"; readonly response: number }
   | { readonly kind: "setStatus"; readonly response: number; readonly status: ResponseStatus }
+  /** A response's answer state changed in plain SQL (the service never does): it leaves or joins the counted ones. */
+  | { readonly kind: "setAnswerState"; readonly response: number; readonly answerState: AnswerState }
   | { readonly kind: "classify"; readonly brand: number; readonly classification: Classification }
   | { readonly kind: "deleteBrand"; readonly brand: number }
   | { readonly kind: "setOwnBrand"; readonly brand: number | null }
@@ -326,6 +341,7 @@ const changesArb = (dataset: DatasetSpec): fc.Arbitrary<ReadonlyArray<Change>> =
     fc.record({ kind: fc.constant("deleteMonitor" as const), monitor: fc.integer({ min: 0, max: dataset.monitors.length - 1 }) }),
     fc.record({ kind: fc.constant("deleteResponse" as const), response }),
     fc.record({ kind: fc.constant("setStatus" as const), response, status: statusArb }),
+    fc.record({ kind: fc.constant("setAnswerState" as const), response, answerState: answerStateArb }),
     ...(brands === 0 ? [] : [
       fc.record({ kind: fc.constant("classify" as const), brand, classification: classificationArb }),
       fc.record({ kind: fc.constant("deleteBrand" as const), brand }),
@@ -369,6 +385,11 @@ const changeMemory = (db: MemoryTables, ids: DatasetIds, change: Change) => {
     case "setStatus": {
       const row = db.responses.get(ids.responses[change.response]!)
       if (row !== undefined) db.responses.set(row.id, { ...row, status: change.status })
+      return
+    }
+    case "setAnswerState": {
+      const row = db.responses.get(ids.responses[change.response]!)
+      if (row !== undefined) db.responses.set(row.id, { ...row, answer_state: change.answerState })
       return
     }
     case "classify": {
@@ -440,6 +461,8 @@ const changeSql = (ids: DatasetIds, change: Change) =>
         return sql`DELETE FROM responses WHERE id = ${ids.responses[change.response]!}`
       case "setStatus":
         return sql`UPDATE responses SET status = ${change.status} WHERE id = ${ids.responses[change.response]!}`
+      case "setAnswerState":
+        return sql`UPDATE responses SET answer_state = ${change.answerState} WHERE id = ${ids.responses[change.response]!}`
       case "classify":
         return sql`UPDATE brands SET classification = ${change.classification} WHERE id = ${ids.brands[change.brand]!}`
       case "deleteBrand":
@@ -574,6 +597,46 @@ describe(`analytics: SQL (${sqlBackend}) against the in-memory reference`, () =>
     organization = await runtime.runPromise(writeSqlOrganization())
   }, 60_000)
   afterAll(() => runtime.dispose())
+
+  it("an answer still pending that stops being an answer counts nowhere, its first and last seen dates included", async () => {
+    const day = (n: number) => new Date(BASE + n * DAY_MS + DAY_MS / 2)
+    const dataset: DatasetSpec = {
+      monitors: [{ country: "US" }],
+      tags: 0,
+      prompts: [{ monitor: 0, tags: [] }],
+      sources: ["a.com"],
+      urls: [{ source: 0, url: "https://a.com/1" }],
+      brands: [{ name: "Acme" }],
+      responses: [3, 10].map((n) => ({
+        prompt: 0,
+        platform: "chatgpt" as const,
+        status: "analyzed" as const,
+        answer_state: "answered" as const,
+        collected_at: day(n),
+        citations: [0],
+        mentions: [{ brand: 0, position: 1, sentiment: 50 }]
+      }))
+    }
+    const db = new MemoryTables()
+    const memoryIds = writeMemory(db, writeMemoryOrganization(db), dataset)
+    const memory = AnalyticsMemory.layerMemory.pipe(Layer.provide(Layer.succeed(MemoryStore, db)))
+    const sqlIds = await runtime.runPromise(writeSql(organization, dataset))
+    // Both answers are pending (never merged); the later one becomes a refusal.
+    const change: Change = { kind: "setAnswerState", response: 1, answerState: "refused" }
+    changeMemory(db, memoryIds, change)
+    await runtime.runPromise(changeSql(sqlIds, change))
+    for (const query of [
+      { kind: "brands" as const, sortBy: "name" as const, sortOrder: "asc" as const, page: 1, perPage: 5, selection: {} },
+      { kind: "sources" as const, sortBy: "used_count" as const, sortOrder: "desc" as const, page: 1, perPage: 5 }
+    ]) {
+      const params: Params = { start: 0, days: 20, filters: {}, query }
+      const expected = await Effect.runPromise(Effect.provide(ask(params, memoryIds), memory))
+      const actual = await runtime.runPromise(ask(params, sqlIds))
+      expect(actual).toEqual(expected)
+      expect(JSON.stringify(actual)).toContain(formatDate(day(3).getTime()))
+      expect(JSON.stringify(actual)).not.toContain(formatDate(day(10).getTime()))
+    }
+  }, 60_000)
 
   it("gives identical results on random datasets and queries", async () => {
     let compared = 0

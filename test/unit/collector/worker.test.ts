@@ -2,7 +2,14 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
 import * as Jobs from "../../../src/Collector/Jobs.ts"
-import { type Answer, type PlatformClient, PlatformFailure, Platforms, type Question } from "../../../src/Collector/Platform.ts"
+import {
+  type Answer,
+  type PlatformClient,
+  PlatformFailure,
+  Platforms,
+  type Question,
+  unreported
+} from "../../../src/Collector/Platform.ts"
 import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
 import * as Worker from "../../../src/Collector/Worker.ts"
 import { Settings } from "../../../src/Config.ts"
@@ -49,7 +56,8 @@ const answering = (question: Question): Effect.Effect<Answer, PlatformFailure> =
   Effect.succeed({
     text: `For "${question.prompt}", Acme is excellent and Globex is fine. See [Acme](https://www.acme.example/pricing?utm_source=x).`,
     citations: ["https://www.acme.example/pricing?utm_source=x", "https://review.example/crm"],
-    simulated: true
+    simulated: true,
+    ...unreported
   })
 
 const makeWorker = (platforms: ReturnType<typeof fakePlatforms>, overrides: Partial<typeof options> = {}) =>
@@ -124,12 +132,17 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
   it.effect("records a platform failure on the job with its kind and message, and stores nothing", () =>
     Effect.gen(function*() {
       yield* atRealNow
-      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["perplexity"] })
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["perplexity", "copilot"] })
       const worker = yield* makeWorker(fakePlatforms({
-        perplexity: () => Effect.fail(new PlatformFailure({ platform: "perplexity", kind: "rejected", message: "HTTP 401: the API key was refused" }))
+        perplexity: () => Effect.fail(new PlatformFailure({ platform: "perplexity", kind: "rejected", message: "HTTP 401: the API key was refused" })),
+        // Out of searches: failed at once, not put back for later attempts.
+        copilot: () => Effect.fail(new PlatformFailure({ platform: "copilot", kind: "quota_exceeded", message: "HTTP 429: Your account has run out of searches." }))
       }))
       yield* worker.drain
-      expect(yield* jobsOf(run.id)).toMatchObject([{ status: "failed", reason: "rejected: HTTP 401: the API key was refused", attempts: 1, response_id: null }])
+      expect(yield* jobsOf(run.id)).toMatchObject([
+        { status: "failed", reason: "rejected: HTTP 401: the API key was refused", attempts: 1, response_id: null },
+        { status: "failed", reason: "quota_exceeded: HTTP 429: Your account has run out of searches.", attempts: 1, response_id: null }
+      ])
       expect(yield* responsesOf(monitor.id)).toHaveLength(0)
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
@@ -221,7 +234,7 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       yield* atRealNow
       const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["gemini", "google_ai_mode", "chatgpt"] })
       const worker = yield* makeWorker(fakePlatforms({
-        gemini: () => Effect.succeed({ text: "An answer", citations: ["javascript:alert(1)"], simulated: false }),
+        gemini: () => Effect.succeed({ text: "An answer", citations: ["javascript:alert(1)"], simulated: false, ...unreported }),
         google_ai_mode: () => Effect.die(new TypeError("Cannot read properties of undefined")),
         chatgpt: answering
       }))
@@ -231,6 +244,61 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       expect(jobs[0]!.reason).toMatch(/^malformed: citations\.0: /)
       expect(jobs[1]!.reason).toMatch(/^malformed: the adapter failed: TypeError/)
       expect(yield* responsesOf(monitor.id)).toHaveLength(1)
+    }))
+
+  it.effect("stores what the platform reported of its answer; a page without an AI answer is stored as such and not counted", () =>
+    Effect.gen(function*() {
+      yield* atRealNow
+      const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt", "google_ai_overview"] })
+      const worker = yield* makeWorker(fakePlatforms({
+        chatgpt: (question) =>
+          Effect.map(answering(question), (answer): Answer => ({
+            ...answer,
+            state: "answered",
+            model: "gpt-6.1-terra-2026-10-26",
+            finishReason: "max_tokens",
+            usage: { inputTokens: 12, outputTokens: 340, costUsd: 0.0021 },
+            searchQueries: ["best crm for agencies", "acme pricing"],
+            retrieved: ["https://other.example/list"]
+          })),
+        google_ai_overview: () => Effect.succeed({ text: "", citations: [], simulated: false, ...unreported, state: "no_answer" })
+      }))
+      yield* worker.drain
+      expect((yield* jobsOf(run.id)).map((j) => j.status)).toEqual(["succeeded", "succeeded"])
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<Record<string, unknown>>`
+        SELECT platform, text, model, answer_state, finish_reason, input_tokens, output_tokens, cost_usd, search_queries, retrieved_urls
+        FROM responses WHERE monitor_id = ${monitor.id} ORDER BY platform`
+      expect(rows).toEqual([
+        {
+          platform: "chatgpt",
+          text: expect.stringContaining("Acme is excellent"),
+          model: "gpt-6.1-terra-2026-10-26",
+          answer_state: "answered",
+          finish_reason: "max_tokens",
+          input_tokens: 12,
+          output_tokens: 340,
+          cost_usd: 0.0021,
+          search_queries: ["best crm for agencies", "acme pricing"],
+          retrieved_urls: ["https://other.example/list"]
+        },
+        {
+          platform: "google_ai_overview",
+          text: "",
+          model: null,
+          answer_state: "no_answer",
+          finish_reason: null,
+          input_tokens: null,
+          output_tokens: null,
+          cost_usd: null,
+          search_queries: [],
+          retrieved_urls: []
+        }
+      ])
+      // Only the answer is queued for the analytics; the page without one never counts.
+      const pending = yield* sql<{ platform: string }>`
+        SELECT r.platform FROM analytics_pending q JOIN responses r ON r.id = q.response_id WHERE r.monitor_id = ${monitor.id}`
+      expect(pending.map((row) => row.platform)).toEqual(["chatgpt"])
     }))
 
   it.effect("a crash between claim and store: the job is claimed again after the lease, and the answer is stored once", () =>
