@@ -26,7 +26,7 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
     const project = (await client((api) => api.projects.create({ payload: { name: "Runs" } }))).data.id
     const headers = inProject(project)
     const monitor = (await client((api) =>
-      api.monitors.create({ headers, payload: { name: "US", country: "US", platforms: ["chatgpt", "claude"], schedule: "manual", active: true } })
+      api.monitors.create({ headers, payload: { name: "US", country: "US", platforms: ["chatgpt", "claude"], schedule: "manual", active: true, simulated: false } })
     )).data.id
     for (let i = 0; i < prompts; i++) {
       await client((api) => api.prompts.create({ headers, payload: { monitor_id: monitor, text: `Question ${i}?`, tags: [] } }))
@@ -98,7 +98,7 @@ describe.each(backends)("monitor runs (%s)", (backend) => {
     const foreign = (await theirs((api) =>
       api.monitors.create({
         headers: inProject(foreignProject),
-        payload: { name: "Theirs", country: "FR", platforms: ["gemini"], schedule: "daily", active: true }
+        payload: { name: "Theirs", country: "FR", platforms: ["gemini"], schedule: "daily", active: true, simulated: false }
       })
     )).data.id
     for (const monitor of [sibling.monitor, foreign, 999_999, "abc", 0]) {
