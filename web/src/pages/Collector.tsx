@@ -87,6 +87,7 @@ const HealthCard = ({ health }: { readonly health: CollectorHealth }) => {
         rows={health.platforms}
         rowKey={(row) => row.platform}
       />
+      <p class="legend">A provider key answers the monitors whose answers are real; simulation answers only the monitors set to simulated answers.</p>
     </section>
   )
 }
