@@ -11,7 +11,7 @@ import { PromptsRepo } from "../Prompts/Repo.ts"
 import { analyze } from "../Responses/Analysis.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { WritingRepositoriesLive } from "./Environment.ts"
 import { UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
 import * as Output from "./Output.ts"
@@ -373,5 +373,5 @@ export const importCommand = Command.make("import", {
         "POST /responses does. Bad lines are reported on stderr (\"line N: reason\") and skipped. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
-    Command.provide(RepositoriesLive)
+    Command.provide(WritingRepositoriesLive)
   )

@@ -2,7 +2,7 @@ import { Command } from "@effect/cli"
 import { Clock, Effect } from "effect"
 import { detectMentions } from "../Detection/Mentions.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { WritingRepositoriesLive } from "./Environment.ts"
 import { batchSize, count, findProject, perSecond, progressLine, projectOption } from "./Import.ts"
 import * as Output from "./Output.ts"
 
@@ -88,5 +88,5 @@ export const reanalyze = Command.make("reanalyze", {
         "changed), in batches, each one transaction. Responses and citations keep their ids. With --json " +
         "{\"responses\",\"mentions\",\"seconds\"}."
     ),
-    Command.provide(RepositoriesLive)
+    Command.provide(WritingRepositoriesLive)
   )
