@@ -2,31 +2,36 @@
  * `npm run demo`: a project to explore, with 90 days of answers.
  *
  * Creates an organization ("Demo Organization"), a project with its own brand and five competitors
- * (aliases, domains), two daily monitors (US and DE) and twenty tagged prompts, then backfills the 90
- * days before today: one `backfill` run per monitor and day, whose jobs the collector's worker answers
- * with the simulated platform (docs/simulated.md) and stores through the ingestion path, each answer
- * dated on its slot's day: 3,600 answers, a few minutes on the embedded database (it prints its
- * progress). At the end it prints an API key and curl commands for `npm start`: brand visibility and
- * share of voice, their series, the prompts where the own brand is missing, sources. DEMO_DAYS=n makes
- * the backfill shorter.
+ * (aliases, domains), two daily monitors (US and DE) set to simulated answers (`simulated: true`) and
+ * twenty tagged prompts, then backfills the 90 days before today and today itself: one run per monitor
+ * and day, whose jobs the collector's worker answers with the simulated platform (docs/simulated.md) and
+ * stores through the ingestion path, each backfilled answer dated on its slot's day: 3,640 answers, a
+ * few minutes on the embedded database (it prints its progress). DEMO_DAYS=n makes the backfill shorter.
+ *
+ * It writes into its own project alone: its worker answers only that project's jobs, and only with the
+ * simulated platform, which answers only simulated monitors (other projects' pending jobs, simulated or
+ * not, are never touched). At the end it prints an API key and curl commands for the server at
+ * http://localhost:$PORT: whether that server runs, and on this database, is checked and said. The
+ * commands use the dashboard's windows ("Last 30 days": the 30 UTC days ending today, today included).
  *
  * Uses the database the server uses: DATABASE_URL, or the embedded one in DATA_DIR (shared through a
  * running server, if one holds it). Each run makes a new organization; nothing is deleted.
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { ApiKeysRepo } from "../src/ApiKeys/Repo.ts"
 import { BrandsRepo } from "../src/Brands/Repo.ts"
 import * as Jobs from "../src/Collector/Jobs.ts"
 import { Platforms } from "../src/Collector/Platform.ts"
 import { RunsRepo } from "../src/Collector/Runs/Repo.ts"
-import { simulatedClient } from "../src/Collector/Simulated.ts"
 import * as Worker from "../src/Collector/Worker.ts"
 import { Settings } from "../src/Config.ts"
 import * as Database from "../src/Database/Database.ts"
 import * as Migrations from "../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
-import type { Platform } from "../src/Domain/Platform.ts"
+import { type Platform, platforms as allPlatforms } from "../src/Domain/Platform.ts"
+import { describeDatabase } from "../src/Cli/Environment.ts"
 import { MonitorsRepo } from "../src/Monitors/Repo.ts"
 import { OrganizationsRepo } from "../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../src/Projects/Repo.ts"
@@ -36,6 +41,9 @@ import { TagsRepo } from "../src/Tags/Repo.ts"
 
 const DAYS = Number(process.env.DEMO_DAYS ?? 90)
 const DAY_MS = 86_400_000
+/** The server the printed commands are for: the one `npm start` runs with the same PORT. */
+const PORT = Number(process.env.PORT ?? 3000)
+const SERVER = `http://localhost:${PORT}`
 
 const competitors = [
   { name: "HubSpot", aliases: ["HubSpot CRM"], domains: ["hubspot.com"] },
@@ -74,8 +82,8 @@ const monitors = [
   { name: "DE daily", country: "DE", platforms: ["chatgpt", "google_ai_overview"] as ReadonlyArray<Platform> }
 ]
 
-/** Every platform answered by the simulated platform: the demo needs no keys. */
-const SimulatedPlatforms = Layer.succeed(Platforms, Platforms.of({ client: (platform) => Option.some(simulatedClient(platform)) }))
+/** No provider: the demo asks none, and its worker answers its simulated monitors with the simulated platform. */
+const NoProviders = Layer.succeed(Platforms, Platforms.of({ client: () => Option.none() }))
 
 const demo = Effect.gen(function*() {
   const organization = yield* (yield* OrganizationsRepo).create("Demo Organization")
@@ -114,16 +122,17 @@ const demo = Effect.gen(function*() {
 
   const monitorsRepo = yield* MonitorsRepo
   const created = yield* Effect.forEach(monitors, (monitor) =>
-    monitorsRepo.create(project.id, { ...monitor, schedule: "daily", active: true }))
+    monitorsRepo.create(project.id, { ...monitor, schedule: "daily", active: true, simulated: true }))
   const promptsRepo = yield* PromptsRepo
   for (const [index, [text, tags]] of prompts.entries()) {
     const monitor = created[index < prompts.length / 2 ? 0 : 1]!
     yield* promptsRepo.create(project.id, { monitor_id: monitor.id, text, tag_ids: tags.map((tag) => tagIds.get(tag)!) })
   }
 
-  // The 90 days before today, oldest first: runs created, then worked by the worker, a day at a time.
+  // The 90 days before today, oldest first: runs created, then worked by the worker, a day at a time. The
+  // worker takes this project's jobs only, and answers them with the simulated platform only.
   const runs = yield* RunsRepo
-  const worker = yield* Worker.make({ leaseMs: 300_000, maxAttempts: 3, concurrency: 8 })
+  const worker = yield* Worker.make({ leaseMs: 300_000, maxAttempts: 3, concurrency: 8, simulate: new Set(allPlatforms), projectId: project.id })
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
   let answered = 0
   for (let day = DAYS; day >= 1; day--) {
@@ -134,33 +143,55 @@ const demo = Effect.gen(function*() {
       yield* Effect.sync(() => console.error(`backfilled ${slot.toISOString().slice(0, 10)}: ${answered} answers so far`))
     }
   }
-  return { key, project: project.id, monitors: created.map((monitor) => monitor.id), answered, today: new Date(today) }
+  // Today's runs, as the scheduler makes them, answered now: the dashboard's windows end today.
+  for (const monitor of created) yield* runs.create(monitor, { slot: new Date(today), trigger: "schedule", deadline: new Date(today + DAY_MS) })
+  yield* worker.drain
+  // Counted in the database: a server's collector beside the demo may have answered some of them.
+  const sql = yield* SqlClient.SqlClient
+  const [stored] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM responses WHERE project_id = ${project.id}`
+  return { key, project: project.id, monitors: created.map((monitor) => monitor.id), answered: stored?.n ?? answered, today: new Date(today), database: yield* describeDatabase }
 })
+
+/** What answers at SERVER: nothing, a server on this database (the demo's key works there), or one on another. */
+const serverState = (key: string) =>
+  Effect.promise(async (): Promise<"none" | "this database" | "another database"> => {
+    const health = await fetch(`${SERVER}/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false)
+    if (!health) return "none"
+    const me = await fetch(`${SERVER}/api/v1/me`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5_000) })
+      .then((r) => r.status, () => 0)
+    return me === 200 ? "this database" : "another database"
+  })
 
 const day = (date: Date) => date.toISOString().slice(0, 10)
 
 const main = demo.pipe(
-  Effect.flatMap(({ answered, key, monitors, project, today }) =>
-    Effect.sync(() => {
-      const start = day(new Date(today.getTime() - 30 * DAY_MS))
+  Effect.flatMap(({ answered, database, key, monitors, project, today }) =>
+    Effect.map(serverState(key), (server) => {
+      // The dashboard's "Last 30 days" (web/src/filters.ts): the 30 UTC days ending today, today included.
+      const start = day(new Date(today.getTime() - 29 * DAY_MS))
       const end = day(today)
       const window = `start_date=${start}&end_date=${end}`
+      const serverLine = server === "this database"
+        ? `The server at ${SERVER} runs on this database: open ${SERVER}/ and sign in with the key below, or try:`
+        : server === "another database"
+        ? `A server answers at ${SERVER}, but on another database: this demo wrote to ${database}. Start the server on that\n` +
+          "one (the same DATABASE_URL, or DATA_DIR) to see it; then open it and sign in with the key below, or try:"
+        : `No server answers at ${SERVER}. Start it in another terminal, on the same database${PORT === 3000 ? "" : ` and port`}:\n\n` +
+          `  ${PORT === 3000 ? "" : `PORT=${PORT} `}npm start\n\nthen open ${SERVER}/ and sign in with the key below, or try:`
       console.log(`
-Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} days.
+Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} days and today,
+in ${database}. Its monitors are set to simulated answers: a server's collector answers their next runs the same way.
 
-Start the server in another terminal (SIMULATED_PLATFORMS=all has it answer today's runs too):
-
-  SIMULATED_PLATFORMS=all npm start
-
-then:
+${serverLine}
 
 KEY=${key}
-BASE=http://localhost:3000/api/v1
+BASE=${SERVER}/api/v1
 api() { curl -sg -H "Authorization: Bearer $KEY" -H "Service-Project-Id: ${project}" "$@"; echo; }
 
 api "$BASE/monitors/${monitors[0]}/runs?per_page=3"
 
-# How visible is Northwind CRM against its competitors, and is the change real? (docs/metrics.md)
+# The dashboard's "Last 30 days" (${start} to ${end}): how visible is Northwind CRM against its competitors,
+# and is the change real? (docs/metrics.md)
 api "$BASE/analytics/brands?${window}"
 api "$BASE/analytics/brands?${window}&platforms[]=perplexity&sort_by=share_of_voice"
 api "$BASE/analytics/brands/time-series?${window}&interval=week&metric=share_of_voice&top_n=3"
@@ -177,10 +208,10 @@ api "$BASE/brand-mentions?include=brand&per_page=5"
   )
 )
 
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), SimulatedPlatforms).pipe(
+const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), NoProviders).pipe(
   Layer.provide(Migrations.layer),
   Layer.provideMerge(Database.layer({ shareRunning: true })),
-  Layer.provide(Settings.layer)
+  Layer.provideMerge(Settings.layer)
 )
 
 main.pipe(
