@@ -19,7 +19,8 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import * as Path from "node:path"
 import { ApiKeysRepo } from "../src/ApiKeys/Repo.ts"
 import { BrandsRepo } from "../src/Brands/Repo.ts"
 import * as Jobs from "../src/Collector/Jobs.ts"
@@ -31,7 +32,7 @@ import * as Database from "../src/Database/Database.ts"
 import * as Migrations from "../src/Database/Migrations.ts"
 import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
 import { type Platform, platforms as allPlatforms } from "../src/Domain/Platform.ts"
-import { describeDatabase } from "../src/Cli/Environment.ts"
+import { describeUrl } from "../src/Cli/Environment.ts"
 import { MonitorsRepo } from "../src/Monitors/Repo.ts"
 import { OrganizationsRepo } from "../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../src/Projects/Repo.ts"
@@ -149,7 +150,12 @@ const demo = Effect.gen(function*() {
   // Counted in the database: a server's collector beside the demo may have answered some of them.
   const sql = yield* SqlClient.SqlClient
   const [stored] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM responses WHERE project_id = ${project.id}`
-  return { key, project: project.id, monitors: created.map((monitor) => monitor.id), answered: stored?.n ?? answered, today: new Date(today), database: yield* describeDatabase }
+  const settings = yield* Settings
+  const database = Option.match(settings.databaseUrl, {
+    onNone: () => ({ name: `the embedded database in ${Path.resolve(settings.dataDir)}`, setting: `DATA_DIR=${Path.resolve(settings.dataDir)}` }),
+    onSome: (url) => ({ name: describeUrl(Redacted.value(url)), setting: "DATABASE_URL=<the same URL>" })
+  })
+  return { key, project: project.id, monitors: created.map((monitor) => monitor.id), answered: stored?.n ?? answered, today: new Date(today), database }
 })
 
 /** What answers at SERVER: nothing, a server on this database (the demo's key works there), or one on another. */
@@ -174,13 +180,14 @@ const main = demo.pipe(
       const serverLine = server === "this database"
         ? `The server at ${SERVER} runs on this database: open ${SERVER}/ and sign in with the key below, or try:`
         : server === "another database"
-        ? `A server answers at ${SERVER}, but on another database: this demo wrote to ${database}. Start the server on that\n` +
-          "one (the same DATABASE_URL, or DATA_DIR) to see it; then open it and sign in with the key below, or try:"
-        : `No server answers at ${SERVER}. Start it in another terminal, on the same database${PORT === 3000 ? "" : ` and port`}:\n\n` +
-          `  ${PORT === 3000 ? "" : `PORT=${PORT} `}npm start\n\nthen open ${SERVER}/ and sign in with the key below, or try:`
+        ? `A server answers at ${SERVER}, but on another database than this one: stop it, and start it on this one\n` +
+          `(${database.setting}) to see the demo; then open ${SERVER}/ and sign in with the key below, or try:`
+        : `No server answers at ${SERVER}. Start it in another terminal, on this database:\n\n` +
+          `  ${PORT === 3000 ? "" : `PORT=${PORT} `}${database.setting} npm start\n\nthen open ${SERVER}/ and sign in with the key below, or try:`
       console.log(`
-Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} days and today,
-in ${database}. Its monitors are set to simulated answers: a server's collector answers their next runs the same way.
+Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} ${DAYS === 1 ? "day" : "days"} and
+today, in ${database.name}. Its monitors are set to simulated answers: the server's collector answers their next
+runs the same way.
 
 ${serverLine}
 
