@@ -185,9 +185,9 @@ const main = demo.pipe(
         : `No server answers at ${SERVER}. Start it in another terminal, on this database:\n\n` +
           `  ${PORT === 3000 ? "" : `PORT=${PORT} `}${database.setting} npm start\n\nthen open ${SERVER}/ and sign in with the key below, or try:`
       console.log(`
-Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} ${DAYS === 1 ? "day" : "days"} and
-today, in ${database.name}. Its monitors are set to simulated answers: the server's collector answers their next
-runs the same way.
+Demo ready: project ${project}, monitors ${monitors.join(" and ")}, ${answered} simulated answers over ${DAYS} ${DAYS === 1 ? "day" : "days"} and today,
+in ${database.name}.
+Its monitors are set to simulated answers: the server's collector answers their next runs the same way.
 
 ${serverLine}
 
