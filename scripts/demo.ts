@@ -42,6 +42,8 @@ import { TagsRepo } from "../src/Tags/Repo.ts"
 
 const DAYS = Number(process.env.DEMO_DAYS ?? 90)
 const DAY_MS = 86_400_000
+/** A claim of the demo's worker: a simulated answer takes milliseconds, so a minute is plenty. */
+const LEASE_MS = 60_000
 /** The server the printed commands are for: the one `npm start` runs with the same PORT. */
 const PORT = Number(process.env.PORT ?? 3000)
 const SERVER = `http://localhost:${PORT}`
@@ -133,7 +135,7 @@ const demo = Effect.gen(function*() {
   // The 90 days before today, oldest first: runs created, then worked by the worker, a day at a time. The
   // worker takes this project's jobs only, and answers them with the simulated platform only.
   const runs = yield* RunsRepo
-  const worker = yield* Worker.make({ leaseMs: 300_000, maxAttempts: 3, concurrency: 8, simulate: new Set(allPlatforms), projectId: project.id })
+  const worker = yield* Worker.make({ leaseMs: LEASE_MS, maxAttempts: 3, concurrency: 8, simulate: new Set(allPlatforms), projectId: project.id })
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
   let answered = 0
   for (let day = DAYS; day >= 1; day--) {
@@ -147,8 +149,18 @@ const demo = Effect.gen(function*() {
   // Today's runs, as the scheduler makes them, answered now: the dashboard's windows end today.
   for (const monitor of created) yield* runs.create(monitor, { slot: new Date(today), trigger: "schedule", deadline: new Date(today + DAY_MS) })
   yield* worker.drain
-  // Counted in the database: a server's collector beside the demo may have answered some of them.
+  // An answer that could not be stored (the database too slow for a moment) leaves its job claimed until
+  // its lease ends; it is taken again then, so that the demo's project is whole.
   const sql = yield* SqlClient.SqlClient
+  for (let round = 1; round <= 3; round++) {
+    const [left] = yield* sql<{ readonly n: number }>`
+      SELECT count(*)::int AS n FROM collector_jobs WHERE project_id = ${project.id} AND status IN ('pending', 'running')`
+    if ((left?.n ?? 0) === 0) break
+    yield* Effect.sync(() => console.error(`${left!.n} answers are not stored yet: trying again in ${LEASE_MS / 1000} seconds`))
+    yield* Effect.sleep(LEASE_MS + 1_000)
+    yield* worker.drain
+  }
+  // Counted in the database: a server's collector beside the demo may have answered some of them.
   const [stored] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM responses WHERE project_id = ${project.id}`
   const settings = yield* Settings
   const database = Option.match(settings.databaseUrl, {

@@ -155,6 +155,7 @@ describe(`npm run demo beside a server holding another organization's pending ru
     expect(before.jobs.every((job) => job.status === "pending" && job.attempts === 0)).toBe(true)
 
     const demo = await runDemo({ ...database, PORT: String(port), DEMO_DAYS: "2" })
+    onTestFailed(() => console.error(`--- the demo:\n${demo.stdout}\n${demo.stderr}`))
     expect(demo.code, `${demo.stdout}\n${demo.stderr}`).toBe(0)
 
     // The other organization's project, runs, jobs and answers: exactly as they were.
