@@ -7,6 +7,7 @@ import analyticsSerialized from "./0006_analytics_serialized.ts"
 import brandAnalytics from "./0007_brand_analytics.ts"
 import analyticsPending from "./0008_analytics_pending.ts"
 import authChanges from "./0009_auth_changes.ts"
+import simulatedMonitors from "./0011_simulated_monitors.ts"
 import answerDetails from "./0012_answer_details.ts"
 
 /**
@@ -23,5 +24,6 @@ export const migrations = {
   "0007_brand_analytics": brandAnalytics,
   "0008_analytics_pending": analyticsPending,
   "0009_auth_changes": authChanges,
+  "0011_simulated_monitors": simulatedMonitors,
   "0012_answer_details": answerDetails
 }

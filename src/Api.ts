@@ -3,6 +3,7 @@ import { AnalyticsApi } from "./Analytics/Api.ts"
 import { ApiKeysApi } from "./ApiKeys/Api.ts"
 import { BrandMentionsApi } from "./BrandMentions/Api.ts"
 import { BrandsApi } from "./Brands/Api.ts"
+import { CollectorApi } from "./Collector/Health/Api.ts"
 import { RunsApi } from "./Collector/Runs/Api.ts"
 import * as ErrorSchemas from "./Http/ErrorSchemas.ts"
 import { cleanOpenApi } from "./Http/OpenApiCleanup.ts"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(ProjectApi)
   .add(MonitorsApi)
   .add(RunsApi)
+  .add(CollectorApi)
   .add(PromptsApi)
   .add(TagsApi)
   .add(BrandsApi)

@@ -5,6 +5,7 @@ import { ApiKeysRepo } from "./ApiKeys/Repo.ts"
 import { BrandMentionsRepo } from "./BrandMentions/Repo.ts"
 import { BrandsRepo } from "./Brands/Repo.ts"
 import { RunsRepo } from "./Collector/Runs/Repo.ts"
+import { WorkersRepo } from "./Collector/Workers.ts"
 import { MonitorsRepo } from "./Monitors/Repo.ts"
 import { traced } from "./Observability/Tracing.ts"
 import { OrganizationsRepo } from "./Organizations/Repo.ts"
@@ -23,6 +24,7 @@ import * as BrandMentionsMemory from "./BrandMentions/RepoMemory.ts"
 import * as Brands from "./Brands/Repo.ts"
 import * as Runs from "./Collector/Runs/Repo.ts"
 import * as RunsMemory from "./Collector/Runs/RepoMemory.ts"
+import * as Workers from "./Collector/Workers.ts"
 import * as BrandsMemory from "./Brands/RepoMemory.ts"
 import { MemoryStore } from "./Memory/Store.ts"
 import * as Monitors from "./Monitors/Repo.ts"
@@ -48,11 +50,12 @@ const withSpans = <I, S extends object, E, R>(tag: Context.Tag<I, S>, layer: Lay
 
 /** Every repository, on the SQL database (needs a `SqlClient` and a `KeyCache`). */
 const repositoriesSql = Layer.mergeAll(
+  withSpans(WorkersRepo, Workers.layerSql),
   withSpans(OrganizationsRepo, Organizations.layerSql),
   withSpans(ApiKeysRepo, ApiKeys.layerSql),
   withSpans(ProjectsRepo, Projects.layerSql),
   withSpans(MonitorsRepo, Monitors.layerSql),
-  withSpans(RunsRepo, Runs.layerSql),
+  withSpans(RunsRepo, Runs.layerSql.pipe(Layer.provide(Workers.layerSql))),
   withSpans(PromptsRepo, Prompts.layerSql),
   withSpans(TagsRepo, Tags.layerSql),
   withSpans(BrandsRepo, Brands.layerSql),
@@ -74,11 +77,12 @@ export const layerSqlServing = repositoriesSql.pipe(Layer.provide(KeyCache.layer
 
 /** Every repository, on one fresh in-memory store: the reference implementation for tests. */
 export const layerMemory = Layer.mergeAll(
+  withSpans(WorkersRepo, Workers.layerMemory),
   withSpans(OrganizationsRepo, OrganizationsMemory.layerMemory),
   withSpans(ApiKeysRepo, ApiKeysMemory.layerMemory),
   withSpans(ProjectsRepo, ProjectsMemory.layerMemory),
   withSpans(MonitorsRepo, MonitorsMemory.layerMemory),
-  withSpans(RunsRepo, RunsMemory.layerMemory),
+  withSpans(RunsRepo, RunsMemory.layerMemory.pipe(Layer.provide(Workers.layerMemory))),
   withSpans(PromptsRepo, PromptsMemory.layerMemory),
   withSpans(TagsRepo, TagsMemory.layerMemory),
   withSpans(BrandsRepo, BrandsMemory.layerMemory),

@@ -8,6 +8,7 @@ import { ApiKeysLive } from "./ApiKeys/Http.ts"
 import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
 import { BrandsLive } from "./Brands/Http.ts"
 import * as Collector from "./Collector/Collector.ts"
+import { CollectorLive as CollectorHealthLive } from "./Collector/Health/Http.ts"
 import { RunsLive } from "./Collector/Runs/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
@@ -65,7 +66,7 @@ export const ApiLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
       Layer.provide(MiddlewareLive)
     )
   )

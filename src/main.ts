@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import * as Merger from "./Analytics/Merger.ts"
 import { Settings } from "./Config.ts"
+import { checkPort } from "./Http/PortCheck.ts"
 import { LoggingLive, runProcess } from "./Logging.ts"
 import { Metrics } from "./Observability/Metrics.ts"
 import * as Tracing from "./Observability/Tracing.ts"
@@ -20,6 +21,12 @@ const ShutdownDeadline = Layer.scopedDiscard(Effect.gen(function*() {
   )
 }))
 
+/**
+ * Built before the database: a port in use stops the start here, before any migration runs or any
+ * collector starts (a second `npm start`).
+ */
+const PortFree = Layer.effectDiscard(Effect.flatMap(Settings, (settings) => checkPort(settings.port)))
+
 // SIGTERM and SIGINT interrupt the main fiber: the server stops accepting connections, lets in-flight
 // requests finish, then the database closes.
 ShutdownDeadline.pipe(
@@ -32,6 +39,7 @@ ShutdownDeadline.pipe(
   Layer.provide(Metrics.layer),
   Layer.provide(Tracing.layer),
   Layer.provide(DatabaseLive),
+  Layer.provide(PortFree),
   Layer.provide(LoggingLive),
   Layer.provide(Settings.layer),
   Layer.launch,

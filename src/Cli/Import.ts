@@ -11,7 +11,7 @@ import { PromptsRepo } from "../Prompts/Repo.ts"
 import { Analyzer } from "../Responses/Analyzer.ts"
 import { CreateResponse, detailsOf } from "../Responses/Api.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { WritingRepositoriesLive } from "./Environment.ts"
 import { LinesRefused, UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
 import { type FileLine, MAX_LINE_BYTES, splitLines } from "./Lines.ts"
@@ -406,5 +406,5 @@ export const importCommand = Command.make("import", {
         "reported on stderr (\"line N: reason\") and skipped; the command then exits with 2 after its summary. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
-    Command.provide(Layer.merge(RepositoriesLive, Analyzer.threads()))
+    Command.provide(Layer.merge(WritingRepositoriesLive, Analyzer.threads()))
   )

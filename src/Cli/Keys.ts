@@ -5,7 +5,7 @@ import { abilities, WILDCARD } from "../Domain/Ability.ts"
 import { generateKey, hashKey, keyPrefix, MAX_ACTIVE_KEYS } from "../Domain/ApiKey.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { RepositoriesLive, WritingRepositoriesLive } from "./Environment.ts"
 import { UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
 import * as Output from "./Output.ts"
@@ -100,7 +100,7 @@ const create = Command.make("create", {
     Command.withDescription(
       "Create an API key and print it once (only its hash is stored). With --json {\"id\",\"key\"}."
     ),
-    Command.provide(RepositoriesLive)
+    Command.provide(WritingRepositoriesLive)
   )
 
 const list = Command.make("list", { organizationId, json: Output.json }, ({ json, organizationId }) =>
@@ -157,7 +157,7 @@ const revoke = Command.make("revoke", {
     yield* Output.print(json, { id, revoked: true }, () => `Revoked API key ${id}.`)
   })).pipe(
     Command.withDescription("Revoke an API key: it stops working at once. Revoking twice keeps the first time."),
-    Command.provide(RepositoriesLive)
+    Command.provide(WritingRepositoriesLive)
   )
 
 export const keys = Command.make("keys").pipe(

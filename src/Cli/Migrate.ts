@@ -1,7 +1,7 @@
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import * as Migrations from "../Database/Migrations.ts"
-import { DatabaseLive } from "./Environment.ts"
+import { WritingDatabaseLive } from "./Environment.ts"
 import * as Output from "./Output.ts"
 
 // Provided with the bare database (not the migrating layer of the other commands), so that the
@@ -19,5 +19,5 @@ export const migrate = Command.make("migrate", { json: Output.json }, ({ json })
       "Apply the pending database migrations (every other command does so too) and list them. " +
         "With --json {\"applied\":[...]}."
     ),
-    Command.provide(DatabaseLive)
+    Command.provide(WritingDatabaseLive)
   )

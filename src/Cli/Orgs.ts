@@ -1,7 +1,7 @@
 import { Args, Command } from "@effect/cli"
 import { Effect } from "effect"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { RepositoriesLive, WritingRepositoriesLive } from "./Environment.ts"
 import { UserError } from "./Errors.ts"
 import * as Output from "./Output.ts"
 
@@ -25,7 +25,7 @@ const create = Command.make("create", { name, json: Output.json }, ({ json, name
     )
   })).pipe(
     Command.withDescription("Create an organization. Prints its id; with --json {\"id\",\"name\"}."),
-    Command.provide(RepositoriesLive)
+    Command.provide(WritingRepositoriesLive)
   )
 
 const list = Command.make("list", { json: Output.json }, ({ json }) =>

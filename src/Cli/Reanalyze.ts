@@ -2,7 +2,7 @@ import { Command } from "@effect/cli"
 import { Clock, Effect, Layer } from "effect"
 import { Analyzer } from "../Responses/Analyzer.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
-import { RepositoriesLive } from "./Environment.ts"
+import { WritingRepositoriesLive } from "./Environment.ts"
 import { batchSize, count, findProject, perSecond, progressLine, projectOption } from "./Import.ts"
 import * as Output from "./Output.ts"
 
@@ -85,5 +85,5 @@ export const reanalyze = Command.make("reanalyze", {
         "changed), in batches, each one transaction. Responses and citations keep their ids. With --json " +
         "{\"responses\",\"mentions\",\"seconds\"}."
     ),
-    Command.provide(Layer.merge(RepositoriesLive, Analyzer.threads()))
+    Command.provide(Layer.merge(WritingRepositoriesLive, Analyzer.threads()))
   )

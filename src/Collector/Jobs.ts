@@ -39,6 +39,8 @@ export interface ClaimedJob {
   readonly attempt: number
   /** The project's own brand (projects.brand_id). */
   readonly ownBrandId: number | null
+  /** A job of a simulated monitor: answered by the simulated platform, and by nothing else. */
+  readonly simulated: boolean
 }
 
 /** How an attempt ended without an answer to store. `pending` puts the job back for a later attempt. */
@@ -51,8 +53,15 @@ export interface ClaimOptions {
   readonly leaseMs: number
   readonly limit: number
   readonly maxAttempts: number
-  /** The platforms this worker can ask: it claims only their jobs, the others wait for another worker. */
+  /**
+   * The platforms this worker asks with a provider key: it claims their jobs of monitors that are not
+   * simulated. The others wait for another worker.
+   */
   readonly platforms: ReadonlyArray<Platform>
+  /** The platforms this worker answers with the simulated platform: it claims their jobs of simulated monitors only. */
+  readonly simulatedPlatforms?: ReadonlyArray<Platform>
+  /** Only this project's jobs (the demo's own worker); every project's when absent. */
+  readonly projectId?: number
 }
 
 export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
@@ -90,7 +99,8 @@ const ClaimedRow = rowOf(Schema.Struct({
   slot: Timestamp,
   trigger: Schema.Literal(...runTriggers),
   attempts: Schema.Int,
-  brand_id: Schema.NullOr(Id)
+  brand_id: Schema.NullOr(Id),
+  simulated: Schema.Boolean
 }))
 
 export const layerSql = Layer.effect(
@@ -123,7 +133,7 @@ export const layerSql = Layer.effect(
       }).pipe(sql.withTransaction, orDefect)
 
     return JobsRepo.of({
-      claim: ({ leaseMs, limit, maxAttempts, now, platforms }) =>
+      claim: ({ leaseMs, limit, maxAttempts, now, platforms, projectId, simulatedPlatforms = [] }) =>
         Effect.gen(function*() {
           // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
           const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
@@ -157,7 +167,12 @@ export const layerSql = Layer.effect(
               WHERE j.run_id = ANY(${runs.map((run) => run.id)}::bigint[]) AND (${settled})`
             yield* completeRuns(runs.map((run) => run.id), now)
           }
-          if (platforms.length === 0) return []
+          // A simulated answer only for a simulated monitor's job, a provider's only for another's.
+          const answerable = [
+            ...(platforms.length === 0 ? [] : [sql`(simulated IS NOT TRUE AND platform IN ${sql.in(platforms)})`]),
+            ...(simulatedPlatforms.length === 0 ? [] : [sql`(simulated IS TRUE AND platform IN ${sql.in(simulatedPlatforms)})`])
+          ]
+          if (answerable.length === 0) return []
           const rows = yield* decodeRows(
             ClaimedRow,
             sql`
@@ -168,17 +183,18 @@ export const layerSql = Layer.effect(
               WHERE id IN (
                 SELECT id FROM collector_jobs
                 WHERE status IN ('pending', 'running') AND attempts < ${maxAttempts}
-                  AND platform IN ${sql.in(platforms)}
+                  AND ${sql.or(answerable)}
+                  ${projectId === undefined ? sql`` : sql`AND project_id = ${projectId}`}
                   AND (status = 'pending' OR lease_expires_at < ${now})
                   AND (not_before IS NULL OR not_before <= ${now})
                   AND (deadline IS NULL OR deadline >= ${now})
                 ORDER BY id LIMIT ${limit}
                 FOR UPDATE SKIP LOCKED
               )
-              RETURNING id, run_id, project_id, prompt_id, platform, slot, attempts
+              RETURNING id, run_id, project_id, prompt_id, platform, slot, attempts, simulated IS TRUE AS simulated
             )
             SELECT c.id, c.run_id, c.project_id, r.monitor_id, c.prompt_id, p.text AS prompt, c.platform, m.country,
-              c.slot, r.trigger, c.attempts, pr.brand_id
+              c.slot, r.trigger, c.attempts, pr.brand_id, c.simulated
             FROM claimed c
             JOIN collector_runs r ON r.id = c.run_id
             JOIN prompts p ON p.id = c.prompt_id
@@ -198,7 +214,8 @@ export const layerSql = Layer.effect(
             slot: row.slot,
             trigger: row.trigger,
             attempt: row.attempts,
-            ownBrandId: row.brand_id
+            ownBrandId: row.brand_id,
+            simulated: row.simulated
           }))
         }).pipe(sql.withTransaction, orDefect),
       succeed: (job, response, simulated, now) =>

@@ -1,16 +1,22 @@
 import { Clock, Duration, Effect, Either, Option } from "effect"
 import { Analyzer } from "../Responses/Analyzer.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
-import { platforms as allPlatforms } from "../Domain/Platform.ts"
+import { type Platform, platforms as allPlatforms } from "../Domain/Platform.ts"
 import { Metrics } from "../Observability/Metrics.ts"
 import { storableText } from "../Domain/Text.ts"
 import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
 import { answerDetailsOf, askBudgetMs, isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
+import { simulatedClient } from "./Simulated.ts"
 import { utcDay } from "./Slots.ts"
+import type { WorkerCapabilities } from "./Workers.ts"
 
 /**
  * The worker: claims jobs, asks their platform, analyses the answer with the project's brands, and stores
  * it through the ingestion path (docs/collector.md). Any number of workers may share one database.
+ *
+ * Simulated answers only where they were asked for (docs/simulated.md): a job of a simulated monitor is
+ * answered by the simulated platform and by nothing else, any other job by its provider (`Platforms`)
+ * and never by the simulated platform, whatever the settings.
  */
 
 export const NOT_CONFIGURED_REASON = "platform not configured"
@@ -22,6 +28,10 @@ export interface WorkerOptions {
   readonly maxAttempts: number
   /** Jobs asked at the same time by this worker (and claimed at once). */
   readonly concurrency: number
+  /** The platforms this worker answers with the simulated platform, for simulated monitors' jobs; none by default. */
+  readonly simulate?: ReadonlySet<Platform>
+  /** Only this project's jobs (the demo's worker, which must write into its own project alone). */
+  readonly projectId?: number
 }
 
 /** The wait before attempt n + 1 after a failure that may pass: the provider's Retry-After, or 30 s doubling, at most 10 min. */
@@ -83,6 +93,14 @@ export const make = (options: WorkerOptions) =>
           Effect.either
         )
         if (Either.isLeft(answer)) return yield* finish(job, yield* failed(job, answer.left))
+        if (answer.right.simulated !== job.simulated) {
+          return yield* finish(job, {
+            status: "failed",
+            reason: job.simulated
+              ? "malformed: a provider's answer to a simulated monitor's job"
+              : "malformed: a simulated answer to the job of a monitor that did not ask for one"
+          })
+        }
         const at = yield* now
         const analyzed = yield* analyzer.analyze({
           monitor_id: job.monitorId,
@@ -99,13 +117,20 @@ export const make = (options: WorkerOptions) =>
           const detail = Object.entries(analyzed.left).map(([field, texts]) => `${field}: ${texts.join(" ")}`).join("; ")
           return yield* finish(job, { status: "failed", reason: `malformed: ${detail}` })
         }
-        const held = yield* jobs.succeed(job, { ...analyzed.right, ...answerDetailsOf(answer.right) }, answer.right.simulated, at)
+        const held = yield* jobs.succeed(job, { ...analyzed.right, ...answerDetailsOf(answer.right) }, job.simulated, at)
         if (!held) yield* Effect.logWarning("a job's claim expired before its answer was stored; the answer was dropped")
         return held
       })
 
+    const simulate = options.simulate ?? new Set<Platform>()
+    /** The client of a job: the simulated platform for a simulated monitor's, its provider for any other. */
+    const clientOf = (job: ClaimedJob): Option.Option<PlatformClient> =>
+      job.simulated
+        ? simulate.has(job.platform) ? Option.some(simulatedClient(job.platform)) : Option.none()
+        : platforms.client(job.platform)
+
     const process = (job: ClaimedJob) =>
-      Option.match(platforms.client(job.platform), {
+      Option.match(clientOf(job), {
         onNone: () =>
           Effect.gen(function*() {
             if (!warnedUnconfigured.has(job.platform)) {
@@ -122,7 +147,10 @@ export const make = (options: WorkerOptions) =>
       )
 
     // Only the jobs of platforms this process can ask: another worker (or a later one) asks the others.
-    const answerable = allPlatforms.filter((platform) => Option.isSome(platforms.client(platform)))
+    const capabilities: WorkerCapabilities = {
+      providers: allPlatforms.filter((platform) => Option.isSome(platforms.client(platform))),
+      simulated: allPlatforms.filter((platform) => simulate.has(platform))
+    }
 
     /** Claims one batch and works it; the number of jobs claimed. */
     const runOnce = Effect.gen(function*() {
@@ -131,7 +159,9 @@ export const make = (options: WorkerOptions) =>
         leaseMs: options.leaseMs,
         limit: options.concurrency,
         maxAttempts: options.maxAttempts,
-        platforms: answerable
+        platforms: capabilities.providers,
+        simulatedPlatforms: capabilities.simulated,
+        ...(options.projectId === undefined ? {} : { projectId: options.projectId })
       })
       yield* Effect.forEach(claimed, process, { concurrency: options.concurrency, discard: true })
       return claimed.length
@@ -155,5 +185,5 @@ export const make = (options: WorkerOptions) =>
       }
     })
 
-    return { runOnce, loop, drain } as const
+    return { runOnce, loop, drain, capabilities } as const
   })

@@ -14,6 +14,9 @@ export const Monitor = Schema.Struct({
   platforms: Schema.Array(Platform),
   schedule: Schedule,
   active: Schema.Boolean,
+  simulated: Schema.Boolean.annotations({
+    description: "Whether the monitor's runs are answered by the simulated platform (labelled, no provider asked) instead of the real providers."
+  }),
   ...Timestamps
 }).annotations({ identifier: "Monitor" })
 export type Monitor = typeof Monitor.Type

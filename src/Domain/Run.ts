@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Id, Timestamp, Timestamps } from "./Common.ts"
+import { Platform } from "./Platform.ts"
 
 /**
  * How a run came to be: `schedule` (the scheduler, for the monitor's current slot), `manual` (POST
@@ -27,6 +28,16 @@ export const JobCounts = Schema.Struct({
 }).annotations({ identifier: "RunJobCounts" })
 export type JobCounts = typeof JobCounts.Type
 
+export const BlockedPlatform = Schema.Struct({
+  platform: Platform,
+  reason: Schema.String.annotations({
+    description: "Why no running worker answers it: `no collector worker is running`, `no provider key for <platform>`, or, " +
+      "for a simulated monitor, `simulation is off for <platform> in every running worker`.",
+    examples: ["no provider key for claude"]
+  })
+}).annotations({ identifier: "BlockedPlatform" })
+export type BlockedPlatform = typeof BlockedPlatform.Type
+
 export const Run = Schema.Struct({
   id: Id,
   monitor_id: Id,
@@ -37,6 +48,11 @@ export const Run = Schema.Struct({
   trigger: Schema.Literal(...runTriggers).annotations({ description: "`schedule`, `manual`, `missed` or `backfill`." }),
   status: Schema.Literal(...runStatuses).annotations({ description: "`completed` once no job is pending or running." }),
   jobs: JobCounts,
+  blocked_platforms: Schema.Array(BlockedPlatform).annotations({
+    description: "The platforms of the run's pending jobs that no running worker can answer now, with why: those jobs wait " +
+      "until a worker that can answer them starts, and are skipped when their slot ends (a day after a manual run). " +
+      "Empty when every pending job can be answered, and once the run is completed."
+  }),
   completed_at: Schema.NullOr(Timestamp),
   ...Timestamps
 }).annotations({ identifier: "Run" })

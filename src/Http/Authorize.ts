@@ -11,7 +11,7 @@ import {
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
 import { abilities, type Ability, grants } from "../Domain/Ability.ts"
-import type { ApiKey } from "../Domain/ApiKey.ts"
+import { type ApiKey, KEY_PATTERN } from "../Domain/ApiKey.ts"
 import { Forbidden, TooManyRequests, Unauthenticated } from "../Domain/Errors.ts"
 import { RequestQuota } from "./RequestQuota.ts"
 import { parseId } from "../Domain/Common.ts"
@@ -88,10 +88,13 @@ const implementation = (requirement: Ability | "authenticated") =>
         Effect.gen(function*() {
           // The platform strips any 7-character scheme; only `Bearer` (in any case) carries a key.
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (!/^bearer /i.test(request.headers.authorization ?? "")) return yield* unauthenticated
+          const refusal = refusalOf(request.headers.authorization)
+          if (refusal !== undefined) return yield* unauthenticated(refusal)
           // The project the request names, if any, is looked up with the key, for ProjectContext.
           const projectId = parseId((request.headers["service-project-id"] ?? "").trim())
-          const { key, project } = yield* auth.authenticate(token, projectId).pipe(Effect.catchTag("Unauthenticated", () => unauthenticated))
+          const { key, project } = yield* auth.authenticate(token, projectId).pipe(
+            Effect.catchTag("Unauthenticated", () => unauthenticated(UNUSABLE_KEY))
+          )
           if (Option.isSome(projectId)) RequestProject.remember(request, projectId.value, project)
           const remaining = yield* quota.consume(key.id).pipe(
             Effect.catchTag("QuotaExceeded", (exceeded) =>
@@ -116,8 +119,45 @@ const responseHeaders = (headers: Record<string, string>) =>
 const rateLimitHeaders = (limit: number, remaining: number, more: Record<string, string> = {}) =>
   responseHeaders({ "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(remaining), ...more })
 
-/** A 401 tells the client which scheme to use. */
-const unauthenticated = responseHeaders({ "www-authenticate": "Bearer" }).pipe(Effect.zipRight(Effect.fail(new Unauthenticated())))
+/**
+ * What a 401's `WWW-Authenticate` says (RFC 6750, section 3); the body is always `Unauthenticated.`. No
+ * credentials: the scheme alone. A header that is not `Bearer <key>`: `invalid_request`, with what was
+ * expected. A key that is not of the keys' form: `invalid_token`, saying so. A well-formed key that is
+ * unknown, revoked or expired: `invalid_token`, with one description for the three, so that a client
+ * learns nothing of which keys exist (docs/api.md, "Authentication and limits").
+ */
+export type Refusal =
+  | "no credentials"
+  | { readonly error: "invalid_request" | "invalid_token"; readonly description: string }
+
+export const challenge = (refusal: Refusal): string =>
+  refusal === "no credentials" ? "Bearer" : `Bearer error="${refusal.error}", error_description="${refusal.description}"`
+
+const EXPECTED = "Authorization: Bearer bvm_..."
+const UNUSABLE_KEY: Refusal = { error: "invalid_token", description: "The key is unknown, revoked or expired." }
+
+/** Why an Authorization header carries no key to look up; undefined when it is `Bearer` and a key of the keys' form. */
+export const refusalOf = (authorization: string | undefined): Refusal | undefined => {
+  if (authorization === undefined || authorization.trim() === "") return "no credentials"
+  const bearer = /^bearer (.*)$/is.exec(authorization)
+  const value = authorization.trim()
+  if (bearer === null && !/^bearer$/i.test(value)) {
+    return {
+      error: "invalid_request",
+      description: value.startsWith("bvm_")
+        ? `The Bearer scheme is missing: send ${EXPECTED}`
+        : `Only the Bearer scheme is accepted: ${EXPECTED}`
+    }
+  }
+  const token = bearer === null ? "" : bearer[1]!.trim()
+  if (token === "") return { error: "invalid_request", description: `Expected a key after Bearer: ${EXPECTED}` }
+  if (!KEY_PATTERN.test(token)) return { error: "invalid_token", description: "A key is bvm_ followed by 40 letters and digits." }
+  return undefined
+}
+
+/** A 401: the body says `Unauthenticated.`, the header which scheme to use and, when it helps, what was wrong. */
+const unauthenticated = (refusal: Refusal) =>
+  responseHeaders({ "www-authenticate": challenge(refusal) }).pipe(Effect.zipRight(Effect.fail(new Unauthenticated())))
 
 export const layer = (["authenticated", ...abilities] as const)
   .map((requirement) => Layer.effect(tagFor(requirement), implementation(requirement)))

@@ -8,6 +8,7 @@ import type { Project } from "../Domain/Project.ts"
 import type { JobStatus, RunStatus, RunTrigger } from "../Domain/Run.ts"
 import type { Platform } from "../Domain/Platform.ts"
 import type { Tag } from "../Domain/Tag.ts"
+import type { SeenWorker } from "../Collector/Workers.ts"
 
 /**
  * The in-memory database behind the in-memory repositories: plain tables, id sequences, and the
@@ -80,6 +81,8 @@ export interface JobRow {
   readonly slot: Date
   readonly status: JobStatus
   readonly reason: string | null
+  /** Asked of the simulated platform: its monitor's `simulated` when the run was made. */
+  readonly simulated: boolean
 }
 
 export class MemoryTables {
@@ -102,6 +105,8 @@ export class MemoryTables {
   readonly brandMentions = new Map<number, BrandMentionRow>()
   readonly runs = new Map<number, RunRow>()
   readonly jobs = new Map<number, JobRow>()
+  /** The collector's heartbeats, by worker id. */
+  readonly workers = new Map<string, SeenWorker>()
   private readonly sequences = new Map<string, number>()
 
   nextId(table: string): number {

@@ -9,6 +9,8 @@ export interface NewMonitor {
   readonly platforms: ReadonlyArray<Platform>
   readonly schedule: Schedule
   readonly active: boolean
+  /** Answered by the simulated platform only (docs/simulated.md); false when not given. */
+  readonly simulated?: boolean
 }
 
 /** The project's monitors; deleting one deletes its prompts and their responses. */

@@ -6,5 +6,9 @@ import { MonitorsRepo, type NewMonitor } from "./Repo.ts"
 
 export const layerMemory = Layer.effect(
   MonitorsRepo,
-  Effect.map(MemoryStore, (db) => ProjectTable.make<Monitor, NewMonitor>(db, "monitors", "Monitor", { remove: (id) => db.deleteMonitor(id) }))
+  Effect.map(MemoryStore, (db) => {
+    const table = ProjectTable.make<Monitor, NewMonitor>(db, "monitors", "Monitor", { remove: (id) => db.deleteMonitor(id) })
+    // As the column's default: a monitor is simulated only when asked.
+    return { ...table, create: (projectId: number, values: NewMonitor) => table.create(projectId, { ...values, simulated: values.simulated ?? false }) }
+  })
 )

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startServer, type TestServer } from "../support/TestServer.ts"
-import { type Browser, launchBrowser } from "./support/browser.ts"
+import { type Browser, launchBrowser, skipBrowserTests } from "./support/browser.ts"
 
 /**
  * The API reference at /docs as a reader opens it, in a real headless Chromium: Scalar's script, loaded
  * by the server on the first request (src/Http/Docs.ts), draws the endpoints of the OpenAPI document
  * without a request leaving the machine.
  */
-describe("the API reference in a browser", { timeout: 60_000 }, () => {
+describe.skipIf(skipBrowserTests)("the API reference in a browser", { timeout: 60_000 }, () => {
   let server: TestServer
   let browser: Browser
   beforeAll(async () => {

@@ -14,6 +14,7 @@ import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../../src/Projects/Repo.ts"
 import * as Repositories from "../../src/Repositories.ts"
 import { migrations } from "../../migrations/index.ts"
+import { describeUrl } from "../../src/Cli/Environment.ts"
 
 /**
  * The CLI as a user runs it (its build, dist/server/cli.js, made by the run's setup): a child process
@@ -103,7 +104,20 @@ describe("cli", () => {
     expect(created).toEqual({ id: expect.any(Number), name: "Acme" })
     expect(run.stderr).toMatch(/level=DEBUG/)
     expect(run.stderr).toMatch(/Migrations complete/)
+    // The database it wrote to, named on stderr: here the embedded one, which no server held.
+    expect(run.stderr).toContain(
+      Option.isSome(databaseUrl)
+        ? `Database: ${describeUrl(databaseUrl.value)} (DATABASE_URL)`
+        : `Database: the embedded database in ${Path.resolve(dataDir)}, opened by this command (no running server holds it; a server started with DATABASE_URL does not see it)`
+    )
   }, TIMEOUT)
+
+  it("names a PostgreSQL database by user, host, port and name, never its password", () => {
+    expect(describeUrl("postgres://bvm:s3cret@db.internal:6543/brand?sslmode=require")).toBe("PostgreSQL bvm@db.internal:6543/brand")
+    expect(describeUrl("postgresql://postgres@localhost/postgres?host=%2Ftmp%2Fsock")).toBe("PostgreSQL postgres@localhost:5432/postgres")
+    expect(describeUrl("postgresql:///bvm?host=/var/run/postgresql")).toBe("PostgreSQL /var/run/postgresql:5432/bvm")
+    expect(describeUrl("not a url")).toBe("PostgreSQL (DATABASE_URL)")
+  })
 
   it("migrate --json lists the migrations it ran", async () => {
     if (Option.isSome(databaseUrl)) {
@@ -125,8 +139,7 @@ describe("cli", () => {
       Effect.flatMap(ProjectsRepo, (repo) => repo.create(organization.id, { name: "Site", domain: null }))
     )
 
-    const created = jsonLine(
-      await cli(dataDir, [
+    const createRun = await cli(dataDir, [
         "keys",
         "create",
         "--org",
@@ -141,6 +154,10 @@ describe("cli", () => {
         "30",
         "--json"
       ])
+    const created = jsonLine(createRun)
+    // Every command that writes names its database on stderr; stdout stays the one JSON line.
+    expect(createRun.stderr).toContain(
+      Option.isSome(databaseUrl) ? "Database: PostgreSQL " : `Database: the embedded database in ${Path.resolve(dataDir)}, through the server that holds it`
     )
     expect(Object.keys(created)).toEqual(["id", "key"])
     expect(created.key).toMatch(/^bvm_[0-9A-Za-z]{40}$/)
@@ -179,8 +196,11 @@ describe("cli", () => {
       }
     ])
 
-    const revoked = jsonLine(await cli(dataDir, ["keys", "revoke", String(created.id), "--json"]))
-    expect(revoked).toEqual({ id: created.id, revoked: true })
+    // A read names no database; a write does.
+    expect(listRun.stderr).not.toContain("Database:")
+    const revokeRun = await cli(dataDir, ["keys", "revoke", String(created.id), "--json"])
+    expect(jsonLine(revokeRun)).toEqual({ id: created.id, revoked: true })
+    expect(revokeRun.stderr).toMatch(/^Database: /m)
     const after = await database().runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.findByHash(hashKey(created.key))))
     expect(Option.getOrThrow(after).revoked_at).toBeInstanceOf(Date)
   }, TIMEOUT)
@@ -231,6 +251,7 @@ describe("cli", () => {
     expect(row).toMatch(/^\d+ +ci +bvm_\w{4} +projects:read,monitors:read +\d+ +\S+Z +yes \(\S+Z\) +-$/)
     expect(rest).toEqual([])
     expect(jsonLine(migrated)).toEqual({ applied: [] })
+    expect(migrated.stderr).toMatch(/^Database: /m)
 
     const keys = await database().runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.listByOrganization(organization.id)))
     expect(keys.map((key) => key.name)).toEqual(["ci"])

@@ -386,7 +386,8 @@ describe("import and reanalyze, the commands", () => {
     expect(run.code).toBe(1)
     expect(run.stdout).toBe("")
     expect(run.stderr).not.toMatch(/\n\s+at /)
-    return run.stderr
+    // Past the line naming the database (which helps most when the project is not found).
+    return run.stderr.replace(/^Database: .*\n/, "")
   }
 
   /**
@@ -398,8 +399,10 @@ describe("import and reanalyze, the commands", () => {
     const last = all.at(-1) ?? ""
     const counts = /^[\d,]+ of [\d,]+ lines were refused \(see above\); the other [\d,]+ were imported\.$/.test(last)
     for (const line of counts ? all.slice(0, -1) : all) {
-      expect(line).toMatch(/^(line \d+: .+|imported [\d,]+ lines \([\d,]+ skipped\), [\d,]+ lines\/s)$/)
+      expect(line).toMatch(/^(line \d+: .+|imported [\d,]+ lines \([\d,]+ skipped\), [\d,]+ lines\/s|Database: .+)$/)
     }
+    // The database written to, named first (src/Cli/Environment.ts).
+    expect(all[0]).toMatch(/^Database: /)
     return all.filter((line) => line.startsWith("line "))
   }
 

@@ -39,11 +39,21 @@ describe.each(backends)("error bodies on the wire (%s)", (backend) => {
   })
   afterAll(() => server.close())
 
-  it("401: no key, or an unknown one, with WWW-Authenticate: Bearer", async () => {
-    for (const reply of [await server.request("GET", "/api/v1/me"), await server.request("GET", "/api/v1/me", { key: `bvm_${"x".repeat(40)}` })]) {
-      expectWire(reply, 401, `{"message":"Unauthenticated."}`)
-      expect(reply.headers.get("www-authenticate")).toBe("Bearer")
-    }
+  it("401: no key (WWW-Authenticate: Bearer), or an unknown one (Bearer error=\"invalid_token\")", async () => {
+    const none = await server.request("GET", "/api/v1/me")
+    expectWire(none, 401, `{"message":"Unauthenticated."}`)
+    expect(none.headers.get("www-authenticate")).toBe("Bearer")
+    const unknown = await server.request("GET", "/api/v1/me", { key: `bvm_${"x".repeat(40)}` })
+    expectWire(unknown, 401, `{"message":"Unauthenticated."}`)
+    expect(unknown.headers.get("www-authenticate")).toBe('Bearer error="invalid_token", error_description="The key is unknown, revoked or expired."')
+  })
+
+  it("401 for a key sent without Bearer: the same message, and what was expected in WWW-Authenticate", async () => {
+    const reply = await server.request("GET", "/api/v1/me", { headers: { authorization: key } })
+    expectWire(reply, 401, `{"message":"Unauthenticated."}`)
+    expect(reply.headers.get("www-authenticate")).toBe(
+      'Bearer error="invalid_request", error_description="The Bearer scheme is missing: send Authorization: Bearer bvm_..."'
+    )
   })
 
   it("403: the ability the endpoint needs, named", async () => {

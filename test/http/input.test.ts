@@ -260,6 +260,8 @@ describe.each(backends)("bad input (%s)", (backend) => {
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: "chatgpt" }), "platforms"],
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt"], active: "yes" }), "active"],
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt"], active: 1 }), "active"],
+      ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt"], simulated: "true" }), "simulated"],
+      ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt"], simulated: null }), "simulated"],
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: [] }), "platforms"],
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: ["chatgpt", "bing"] }), "platforms.1"],
       ["POST /monitors", () => ({ name: "M", country: "US", platforms: [42] }), "platforms.0"],
@@ -290,6 +292,7 @@ describe.each(backends)("bad input (%s)", (backend) => {
       ["PATCH /projects/{project}", () => ({ brand_id: 1.5 }), "brand_id"],
       ["PATCH /projects/{project}", () => ({ brand_id: 99999999 }), "brand_id"],
       ["PATCH /monitors/{monitor}", () => ({ active: "yes" }), "active"],
+      ["PATCH /monitors/{monitor}", () => ({ simulated: 1 }), "simulated"],
       ["PATCH /monitors/{monitor}", () => ({ platforms: "chatgpt" }), "platforms"],
       ["PATCH /monitors/{monitor}", () => ({ country: "XX" }), "country"],
       ["PATCH /prompts/{prompt}", () => ({ tags: ["a"] }), "tags.0"],
@@ -794,22 +797,30 @@ describe.each(backends)("bad input (%s)", (backend) => {
   })
 
   describe("authentication", () => {
-    const expectUnauthenticated = (reply: Reply) => {
+    // RFC 6750, section 3: the scheme alone without credentials; what was expected for a malformed header
+    // (invalid_request) or key (invalid_token); one description for every well-formed key refused.
+    const NO_KEY_AFTER_BEARER = 'Bearer error="invalid_request", error_description="Expected a key after Bearer: Authorization: Bearer bvm_..."'
+    const OTHER_SCHEME = 'Bearer error="invalid_request", error_description="Only the Bearer scheme is accepted: Authorization: Bearer bvm_..."'
+    const NO_SCHEME = 'Bearer error="invalid_request", error_description="The Bearer scheme is missing: send Authorization: Bearer bvm_..."'
+    const NOT_A_KEY = 'Bearer error="invalid_token", error_description="A key is bvm_ followed by 40 letters and digits."'
+    const UNUSABLE = 'Bearer error="invalid_token", error_description="The key is unknown, revoked or expired."'
+    const expectUnauthenticated = (reply: Reply, challenge = "Bearer") => {
       expect(reply.status).toBe(401)
       expect(reply.body).toEqual(UNAUTHENTICATED)
-      expect(reply.headers.get("www-authenticate")).toBe("Bearer")
+      expect(reply.headers.get("www-authenticate")).toBe(challenge)
     }
 
     it.each([
-      ["no Authorization header", undefined],
-      ["Bearer with nothing", "Bearer"],
-      ["Bearer and a space", "Bearer "],
-      ["Bearer garbage", "Bearer garbage"],
-      ["Basic credentials", "Basic xxx"],
-      ["Basic with user:password", `Basic ${Buffer.from("user:password").toString("base64")}`],
-      ["a malformed bvm_ key", "Bearer bvm_short"],
-      ["a well-formed unknown key", `Bearer ${wellFormedUnknownKey()}`]
-    ])("%s: 401 Unauthenticated. with WWW-Authenticate: Bearer", async (_, authorization) => {
+      ["no Authorization header", undefined, "Bearer"],
+      ["an empty Authorization header", "", "Bearer"],
+      ["Bearer with nothing", "Bearer", NO_KEY_AFTER_BEARER],
+      ["Bearer and a space", "Bearer ", NO_KEY_AFTER_BEARER],
+      ["Bearer garbage", "Bearer garbage", NOT_A_KEY],
+      ["Basic credentials", "Basic xxx", OTHER_SCHEME],
+      ["Basic with user:password", `Basic ${Buffer.from("user:password").toString("base64")}`, OTHER_SCHEME],
+      ["a malformed bvm_ key", "Bearer bvm_short", NOT_A_KEY],
+      ["a well-formed unknown key", `Bearer ${wellFormedUnknownKey()}`, UNUSABLE]
+    ])("%s: 401 Unauthenticated. saying what was wrong in WWW-Authenticate", async (_, authorization, challenge) => {
       for (const [method, path, project] of [
         ["GET", "/api/v1/me", undefined],
         ["GET", "/api/v1/tags", projectId],
@@ -821,7 +832,7 @@ describe.each(backends)("bad input (%s)", (backend) => {
           headers: authorization === undefined ? {} : { authorization },
           body: method === "PATCH" ? { name: "Hijacked" } : undefined
         })
-        expectUnauthenticated(reply)
+        expectUnauthenticated(reply, challenge)
         expect(reply.headers.get("x-request-id")).toBeTruthy()
       }
     })
@@ -830,12 +841,24 @@ describe.each(backends)("bad input (%s)", (backend) => {
     // "Bearer ", so a scheme-blind `slice("Bearer ".length)` finds the key behind them.
     it.each(["Digest ", "Token: ", "Basic  ", "XXXXXXX"])("a valid key behind %j instead of Bearer: 401", async (prefix) => {
       const valid = (await server.createKey(organizationId, ["*"])).key
-      expectUnauthenticated(await server.request("GET", "/api/v1/me", { headers: { authorization: `${prefix}${valid}` } }))
+      expectUnauthenticated(await server.request("GET", "/api/v1/me", { headers: { authorization: `${prefix}${valid}` } }), OTHER_SCHEME)
     })
 
-    it("a valid key without any scheme: 401", async () => {
+    it("a valid key without any scheme: 401 saying the Bearer scheme is missing", async () => {
       const valid = (await server.createKey(organizationId, ["*"])).key
-      expectUnauthenticated(await server.request("GET", "/api/v1/me", { headers: { authorization: valid } }))
+      expectUnauthenticated(await server.request("GET", "/api/v1/me", { headers: { authorization: valid } }), NO_SCHEME)
+      // The same for a key that does not exist: the header says nothing of which keys exist.
+      expectUnauthenticated(await server.request("GET", "/api/v1/me", { headers: { authorization: wellFormedUnknownKey() } }), NO_SCHEME)
+    })
+
+    it("a revoked, an expired and an unknown key get the same answer, header included", async () => {
+      const revoked = await server.createKey(organizationId, ["*"])
+      await server.revokeKey(revoked.id)
+      const expired = await server.createKey(organizationId, ["*"], { expiresAt: new Date(Date.now() - 60_000) })
+      for (const key of [revoked.key, expired.key, wellFormedUnknownKey()]) {
+        const reply = await server.request("GET", "/api/v1/me", { key })
+        expectUnauthenticated(reply, UNUSABLE)
+      }
     })
 
     it("the scheme is case-insensitive (RFC 9110): `bearer <key>` works", async () => {
@@ -848,14 +871,14 @@ describe.each(backends)("bad input (%s)", (backend) => {
       const created = await server.createKey(organizationId, ["*"])
       expect((await server.request("GET", "/api/v1/me", { key: created.key })).status).toBe(200)
       await server.revokeKey(created.id)
-      expectUnauthenticated(await server.request("GET", "/api/v1/me", { key: created.key }))
-      expectUnauthenticated(await server.request("GET", "/api/v1/tags", { key: created.key, project: projectId }))
+      expectUnauthenticated(await server.request("GET", "/api/v1/me", { key: created.key }), UNUSABLE)
+      expectUnauthenticated(await server.request("GET", "/api/v1/tags", { key: created.key, project: projectId }), UNUSABLE)
     })
 
     it("an expired key: 401; a key expiring in the future works", async () => {
       const expired = await server.createKey(organizationId, ["*"], { expiresAt: new Date(Date.now() - 1000) })
-      expectUnauthenticated(await server.request("GET", "/api/v1/me", { key: expired.key }))
-      expectUnauthenticated(await server.request("GET", "/api/v1/tags", { key: expired.key, project: projectId }))
+      expectUnauthenticated(await server.request("GET", "/api/v1/me", { key: expired.key }), UNUSABLE)
+      expectUnauthenticated(await server.request("GET", "/api/v1/tags", { key: expired.key, project: projectId }), UNUSABLE)
       const future = await server.createKey(organizationId, ["*"], { expiresAt: new Date(Date.now() + 3_600_000) })
       const me = await server.request("GET", "/api/v1/me", { key: future.key })
       expect(me.status).toBe(200)

@@ -37,7 +37,7 @@ describe.each(backends)("order of checks (%s)", (backend) => {
     const reply = await patchTag({ key: "bvm_" + "x".repeat(40) })
     expect(reply.status).toBe(401)
     expect(reply.body).toEqual({ message: "Unauthenticated." })
-    expect(reply.headers.get("www-authenticate")).toBe("Bearer")
+    expect(reply.headers.get("www-authenticate")).toBe('Bearer error="invalid_token", error_description="The key is unknown, revoked or expired."')
   })
 
   it("403 before 400 (missing project header)", async () => {

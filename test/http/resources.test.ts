@@ -25,7 +25,7 @@ const COLOR = /^#[0-9a-f]{6}$/
 const FIELDS = {
   organization: ["id", "name", "created_at", "updated_at"],
   project: ["id", "organization_id", "name", "domain", "brand_id", "created_at", "updated_at"],
-  monitor: ["id", "project_id", "name", "country", "platforms", "schedule", "active", "created_at", "updated_at"],
+  monitor: ["id", "project_id", "name", "country", "platforms", "schedule", "active", "simulated", "created_at", "updated_at"],
   prompt: ["id", "monitor_id", "text", "tags", "created_at", "updated_at"],
   tag: ["id", "name", "color", "created_at", "updated_at"]
 } as const
@@ -134,7 +134,7 @@ describe.each(backends)("resources (%s)", (backend) => {
     (await client((api) =>
       api.monitors.create({
         headers: inProject(project),
-        payload: { name: "Monitor", country: "US", platforms: ["chatgpt"], schedule: "daily", active: true, ...fields }
+        payload: { name: "Monitor", country: "US", platforms: ["chatgpt"], schedule: "daily", active: true, simulated: false, ...fields }
       })
     )).data
   const newPrompt = async (project: number, fields: { monitor_id: number; text: string; tags?: ReadonlyArray<number> }) =>
@@ -350,7 +350,7 @@ describe.each(backends)("resources (%s)", (backend) => {
       project = (await newProject("Monitors")).id
     })
 
-    it("POST /monitors stores the country upper-case, dedupes platforms in order, defaults schedule and active", async () => {
+    it("POST /monitors stores the country upper-case, dedupes platforms in order, defaults schedule, active and simulated", async () => {
       const reply = await raw("POST", "/monitors", {
         project,
         body: { name: "  Germany  ", country: "de", platforms: ["gemini", "chatgpt", "gemini", "claude", "chatgpt"] }
@@ -362,7 +362,8 @@ describe.each(backends)("resources (%s)", (backend) => {
         country: "DE",
         platforms: ["gemini", "chatgpt", "claude"],
         schedule: "daily",
-        active: true
+        active: true,
+        simulated: false
       })
 
       const explicit = await newMonitor(project, {
@@ -370,9 +371,23 @@ describe.each(backends)("resources (%s)", (backend) => {
         country: "FR",
         platforms: ["google_ai_overview"],
         schedule: "manual",
-        active: false
+        active: false,
+        simulated: true
       })
-      expect(explicit).toMatchObject({ country: "FR", platforms: ["google_ai_overview"], schedule: "manual", active: false })
+      expect(explicit).toMatchObject({ country: "FR", platforms: ["google_ai_overview"], schedule: "manual", active: false, simulated: true })
+      expect(await readMonitor(project, explicit.id)).toMatchObject({ simulated: true })
+    })
+
+    it("PATCH /monitors/{monitor} turns simulation on and off, and keeps it when not named", async () => {
+      const created = await newMonitor(project, { name: "Simulated later" })
+      expect(created.simulated).toBe(false)
+      const on = expectData(await raw("PATCH", `/monitors/${created.id}`, { project, body: { simulated: true } }), 200, "monitor")
+      expect(on).toMatchObject({ id: created.id, simulated: true, active: true })
+      const renamed = expectData(await raw("PATCH", `/monitors/${created.id}`, { project, body: { name: "Renamed" } }), 200, "monitor")
+      expect(renamed).toMatchObject({ name: "Renamed", simulated: true })
+      const off = expectData(await raw("PATCH", `/monitors/${created.id}`, { project, body: { simulated: false } }), 200, "monitor")
+      expect(off.simulated).toBe(false)
+      expect(await readMonitor(project, created.id)).toMatchObject({ simulated: false })
     })
 
     it("GET /monitors lists and GET /monitors/{monitor} reads", async () => {

@@ -35,7 +35,7 @@ describe.each(backends)("responses, sources, citations, brand mentions (%s)", (b
   const newPrompt = async (projectId: number, name: string, platforms: ReadonlyArray<Platform>, text: string) => {
     const headers = inProject(projectId)
     const monitorId = (await client((api) =>
-      api.monitors.create({ headers, payload: { name, country: "US", platforms, schedule: "daily", active: true } })
+      api.monitors.create({ headers, payload: { name, country: "US", platforms, schedule: "daily", active: true, simulated: false } })
     )).data.id
     const promptId = (await client((api) => api.prompts.create({ headers, payload: { monitor_id: monitorId, text, tags: [] } }))).data.id
     return { monitorId, promptId }

@@ -65,7 +65,7 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     return { status: reply.status, body: text === "" ? undefined : JSON.parse(text), api: api.name }
   }
 
-  /** A project with two brands, a manual monitor on four platforms and its prompts, made through API A. */
+  /** A project with two brands, a manual monitor on four platforms (simulated answers) and its prompts, made through API A. */
   const makeProject = async () => {
     const key = await newKey()
     const ok = async (reply: ReturnType<typeof call>) => {
@@ -77,7 +77,7 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     const options = (body: unknown) => ({ project: project.id, body })
     await ok(call(apiA, key, "POST", "/brands", options({ name: "Acme", aliases: ["Acme CRM"], domains: ["acme.com"] })))
     await ok(call(apiA, key, "POST", "/brands", options({ name: "Globex", domains: ["globex.io"] })))
-    const monitor = await ok(call(apiA, key, "POST", "/monitors", options({ name: "Manual", country: "US", platforms: PLATFORMS, schedule: "manual" })))
+    const monitor = await ok(call(apiA, key, "POST", "/monitors", options({ name: "Manual", country: "US", platforms: PLATFORMS, schedule: "manual", simulated: true })))
     const prompts = []
     for (let i = 1; i <= PROMPTS; i++) {
       prompts.push(await ok(call(apiA, key, "POST", "/prompts", options({ monitor_id: monitor.id, text: `Which CRM suits a team of ${i * 5}?` }))))
@@ -264,10 +264,18 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     expect(stored.rows).toEqual(expected)
     expect(new Set(jobs.rows.map((job) => job.response_id)).size).toBe(jobs.rows.length)
 
-    // Both APIs show the run completed with every job succeeded.
+    // Both APIs show the run completed with every job succeeded, and the two workers alive by their heartbeats.
     for (const api of [apiA, apiB]) {
       const runs = await call(api, key, "GET", `/monitors/${monitorId}/runs`, { project: projectId })
-      expect(runs.body.data[0]).toMatchObject({ id: runId, status: "completed", jobs: { total: PROMPTS * PLATFORMS.length, succeeded: PROMPTS * PLATFORMS.length } })
+      expect(runs.body.data[0]).toMatchObject({
+        id: runId,
+        status: "completed",
+        jobs: { total: PROMPTS * PLATFORMS.length, succeeded: PROMPTS * PLATFORMS.length },
+        blocked_platforms: []
+      })
+      const health = await call(api, key, "GET", "/collector/health", { project: projectId })
+      expect(health.body.data.workers.alive).toBe(2)
+      expect(health.body.data.platforms.every((p: any) => p.simulation && !p.provider_key)).toBe(true)
     }
     expect(await rollupMismatchesWith((query) => sql.query(query).then((result) => result.rows), projectId)).toEqual({})
   }, 60_000)

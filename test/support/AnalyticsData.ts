@@ -113,6 +113,7 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
       platforms: monitor.platforms ?? ["chatgpt"],
       schedule: "daily",
       active: true,
+      simulated: false,
       created_at: now,
       updated_at: now
     })

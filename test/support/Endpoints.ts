@@ -93,6 +93,7 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
   { name: "DELETE /monitors/{monitor}", method: "DELETE", path: (f) => `/api/v1/monitors/${f.monitor}`, ability: "monitors:write", projectScoped: true, success: 204 },
   { name: "GET /monitors/{monitor}/runs", method: "GET", path: (f) => `/api/v1/monitors/${f.monitor}/runs`, ability: "monitors:read", projectScoped: true, success: 200 },
   { name: "POST /monitors/{monitor}/runs", method: "POST", path: (f) => `/api/v1/monitors/${f.monitor}/runs`, ability: "monitors:write", projectScoped: true, success: 202 },
+  { name: "GET /collector/health", method: "GET", path: () => "/api/v1/collector/health", ability: "monitors:read", projectScoped: true, success: 200 },
   { name: "GET /prompts", method: "GET", path: () => "/api/v1/prompts", ability: "prompts:read", projectScoped: true, success: 200 },
   {
     name: "POST /prompts",

@@ -4,6 +4,7 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } fro
 import { readFileSync } from "node:fs"
 import pg from "pg"
 import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
+import { type WorkerCapabilities, WorkersRepo } from "../../src/Collector/Workers.ts"
 import { type AppSettings, Settings } from "../../src/Config.ts"
 import * as Database from "../../src/Database/Database.ts"
 import { generateKey, hashKey, keyPrefix } from "../../src/Domain/ApiKey.ts"
@@ -70,6 +71,10 @@ export interface TestServer {
   /** Raw SQL on the backend's database (undefined for memory). */
   readonly sql: ((query: string) => Promise<ReadonlyArray<Record<string, unknown>>>) | undefined
   readonly revokeKey: (id: number) => Promise<void>
+  /** A collector worker's heartbeat, as a collector process records it (now, unless `at` says when). */
+  readonly heartbeat: (worker: WorkerCapabilities & { readonly id?: string }, at?: Date) => Promise<void>
+  /** Every heartbeat forgotten, as if no worker had ever run. */
+  readonly forgetWorkers: () => Promise<void>
   readonly close: () => Promise<void>
 }
 
@@ -190,6 +195,13 @@ export const startServer = async <Overridden extends ServerData = never>(
       )
     },
     revokeKey: (id) => runtime.runPromise(Effect.flatMap(ApiKeysRepo, (repo) => repo.revoke(id)).pipe(Effect.orDie, Effect.asVoid)),
+    heartbeat: (worker, at = new Date()) =>
+      runtime.runPromise(Effect.flatMap(WorkersRepo, (workers) =>
+        workers.beat({ id: worker.id ?? "test-worker", startedAt: at, providers: worker.providers, simulated: worker.simulated }, at))),
+    forgetWorkers: () =>
+      runtime.runPromise(Effect.flatMap(WorkersRepo, (workers) =>
+        // Seen from the epoch, every remembered worker is "alive": all are listed.
+        Effect.flatMap(workers.status(new Date(0)), (status) => Effect.forEach(status.alive, (worker) => workers.leave(worker.id), { discard: true })))),
     client: (key) => clientFor(baseUrl, key),
     sql: sqlRuntime,
     close: async () => {

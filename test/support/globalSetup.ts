@@ -5,7 +5,9 @@ import { join } from "node:path"
 import pg from "pg"
 import * as Database from "../../src/Database/Database.ts"
 import * as Migrations from "../../src/Database/Migrations.ts"
+import type { TestProject } from "vitest/node"
 import { buildServer } from "../../scripts/build-server.ts"
+import { FOUND_VARIABLE, isCi, MISSING_VARIABLE, missingBrowserMessage, resolveBrowser } from "../browser/support/find-browser.ts"
 
 /**
  * Once for the whole run, before any test file: the server's build (dist/server/), which the tests that
@@ -14,8 +16,16 @@ import { buildServer } from "../../scripts/build-server.ts"
  * snapshot in a file (BVM_TEST_EMBEDDED_SNAPSHOT), PostgreSQL's as a template database
  * (BVM_TEST_PG_TEMPLATE) that `CREATE DATABASE ... TEMPLATE` copies. The suites that test the
  * migrations themselves start from an empty database (test/support/Databases.ts, `freshSql`).
+ *
+ * It also finds the browser the browser tests drive (test/browser/support/find-browser.ts). Without one,
+ * those tests are skipped and the run ends by saying which did not run and the command that runs them;
+ * under CI they run and fail.
  */
-export default async function setup() {
+export default async function setup(project: TestProject) {
+  const browser = await resolveBrowser()
+  if (typeof browser === "string") process.env[MISSING_VARIABLE] = browser
+  else process.env[FOUND_VARIABLE] = JSON.stringify(browser)
+
   // The processes the tests start (the CLI, the server, workers) run as users run them: built.
   await buildServer()
   const quiet = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Logger.withMinimumLogLevel(effect, LogLevel.None))
@@ -44,5 +54,12 @@ export default async function setup() {
   return async () => {
     await dropTemplate()
     rmSync(folder, { recursive: true, force: true })
+    if (typeof browser === "string" && !isCi()) {
+      // The browser test files of this run, skipped for want of a browser: said last, after the summary.
+      const skipped = project.vitest.state.getFiles()
+        .filter((file) => file.filepath.includes("/test/browser/") && file.tasks.some((task) => task.mode === "skip"))
+        .map((file) => file.name)
+      if (skipped.length > 0) process.stderr.write(`\n${missingBrowserMessage(browser, skipped)}\n`)
+    }
   }
 }

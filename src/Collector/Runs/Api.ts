@@ -19,7 +19,8 @@ export class RunsApi extends HttpApiGroup.make("runs")
         "monitors:read",
         "List a monitor's runs",
         "The collector's runs of one monitor of the active project, newest slot first, each with the counts of its jobs " +
-          "(one job per prompt × platform): `pending`, `running`, `succeeded`, `failed`, `skipped`. A daily monitor has a run " +
+          "(one job per prompt × platform): `pending`, `running`, `succeeded`, `failed`, `skipped`, and the platforms no running worker " +
+          "answers (`blocked_platforms`, with why). A daily monitor has a run " +
           "per UTC day, a weekly one per ISO week (its Monday); `missed` runs stand for slots no worker covered."
       ))
   )
@@ -28,8 +29,9 @@ export class RunsApi extends HttpApiGroup.make("runs")
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Run), { status: 202 })
       .pipe(guarded("monitors:write", "Run a monitor now", "Creates a run of the monitor for this instant, whatever its schedule or `active` flag: one pending job per prompt × " +
-          "platform, asked by the workers shortly after. Answers 202 with the run; follow it with `GET /monitors/{monitor}/runs`. " +
-          "No body."))
+          "platform, asked by the workers shortly after, except on the platforms the run's `blocked_platforms` names (no running worker " +
+          "answers them: no provider key, simulation off, or no worker at all). Answers 202 with the run; follow it with " +
+          "`GET /monitors/{monitor}/runs`. No body."))
   )
   .middleware(ProjectContext)
   .addError(ErrorSchemas.NotFound)

@@ -1,14 +1,19 @@
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { jobStatuses, type Run } from "../../Domain/Run.ts"
 import { type JobRow, MemoryStore, pageOf, type RunRow } from "../../Memory/Store.ts"
+import { blockedPlatforms, type Coverage, coverageOf, WorkersRepo } from "../Workers.ts"
 import { MISSED_REASON, RunsRepo } from "./Repo.ts"
 
 export const layerMemory = Layer.effect(
   RunsRepo,
-  Effect.map(MemoryStore, (db) => {
-    const view = (row: RunRow): Run => {
+  Effect.gen(function*() {
+    const db = yield* MemoryStore
+    const workers = yield* WorkersRepo
+    const coverage = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(workers.status(new Date(now)), (status) => coverageOf(status.alive)))
+    const view = (row: RunRow, coverage: Coverage): Run => {
       const jobs = [...db.jobs.values()].filter((job) => job.run_id === row.id)
       const counts = Object.fromEntries(jobStatuses.map((status) => [status, jobs.filter((job) => job.status === status).length]))
+      const pending = jobs.filter((job) => job.status === "pending")
       return {
         id: row.id,
         monitor_id: row.monitor_id,
@@ -16,6 +21,10 @@ export const layerMemory = Layer.effect(
         trigger: row.trigger,
         status: row.status,
         jobs: { total: jobs.length, ...counts } as Run["jobs"],
+        blocked_platforms: blockedPlatforms({
+          real: pending.filter((job) => !job.simulated).map((job) => job.platform),
+          simulated: pending.filter((job) => job.simulated).map((job) => job.platform)
+        }, coverage),
         completed_at: row.completed_at,
         created_at: row.created_at,
         updated_at: row.updated_at
@@ -26,14 +35,14 @@ export const layerMemory = Layer.effect(
 
     return RunsRepo.of({
       list: (monitorId, window) =>
-        Effect.sync(() => {
+        Effect.map(coverage, (coverage) => {
           const page = pageOf(ofMonitor(monitorId).sort(newestFirst), window)
-          return { rows: page.rows.map(view), total: page.total }
+          return { rows: page.rows.map((row) => view(row, coverage)), total: page.total }
         }),
       create: (monitor, input) =>
-        Effect.sync(() => {
+        Effect.map(coverage, (coverage) => {
           const existing = ofMonitor(monitor.id).find((run) => run.slot.getTime() === input.slot.getTime())
-          if (existing) return { run: view(existing), created: false }
+          if (existing) return { run: view(existing, coverage), created: false }
           const now = db.now()
           const missed = input.trigger === "missed"
           const run: RunRow = {
@@ -63,14 +72,15 @@ export const layerMemory = Layer.effect(
                 platform,
                 slot: input.slot,
                 status: missed ? "skipped" : "pending",
-                reason: missed ? MISSED_REASON : null
+                reason: missed ? MISSED_REASON : null,
+                simulated: current.simulated
               }
               db.jobs.set(job.id, job)
             }
           }
           const open = [...db.jobs.values()].some((job) => job.run_id === run.id && (job.status === "pending" || job.status === "running"))
           if (!open) db.runs.set(run.id, { ...run, status: "completed", completed_at: now })
-          return { run: view(db.runs.get(run.id)!), created: true }
+          return { run: view(db.runs.get(run.id)!, coverage), created: true }
         }),
       scheduled: () =>
         Effect.sync(() =>

@@ -1,16 +1,20 @@
-import { existsSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
+import { browserForTests, type FoundBrowser, MISSING_VARIABLE, missingBrowserMessage, resolveBrowser } from "./find-browser.ts"
 
-/** Debian's chromium (apt-get install chromium), or CHROMIUM_PATH. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+/** The browser test/support/globalSetup.ts found (support/find-browser.ts), or why there is none. */
+export const testBrowser = browserForTests()
 
-export const missingChromium = () =>
-  `Chromium was not found at ${chromiumPath}, and the browser tests need it. Install it with ` +
-  "`sudo apt-get install -y chromium` (Debian and Ubuntu; .ci/run does it when it is missing), " +
-  "or set CHROMIUM_PATH to a Chromium or Chrome binary."
+/**
+ * Whether a browser test file is skipped: without a browser, except under CI, where it runs and fails
+ * saying why (the one sanctioned skip; README, "On a fresh machine").
+ */
+export const skipBrowserTests = !testBrowser.available && !testBrowser.ci
+
+/** Why the browser tests cannot run here, and the command that runs them. */
+export const missingChromium = () => testBrowser.available ? "" : missingBrowserMessage(testBrowser.reason, [])
 
 /** What the page did that it must not: requests off 127.0.0.1, CSP violations, uncaught errors. */
 export interface Trespasses {
@@ -35,10 +39,15 @@ export interface Browser {
  * unresolvable; any request to another host is also stopped and recorded, so the tests can fail on it.
  */
 export const launchBrowser = async (): Promise<Browser> => {
-  if (!existsSync(chromiumPath)) throw new Error(missingChromium())
+  // Outside vitest (a script such as measure-overview.ts), nothing looked for a browser yet: look now.
+  const found: FoundBrowser | string = testBrowser.available
+    ? testBrowser.browser
+    : process.env[MISSING_VARIABLE] === undefined ? await resolveBrowser() : testBrowser.reason
+  if (typeof found === "string") throw new Error(missingBrowserMessage(found, []))
   const profile = await mkdtemp(join(tmpdir(), "bvm-chromium-"))
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath: found.path,
+    env: { ...process.env, ...found.env },
     headless: true,
     args: [
       "--headless",

@@ -38,7 +38,13 @@ const freePort = () =>
  * pass), on a fresh database of that PostgreSQL server. The dashboard must have been built
  * (scripts/build-web.ts).
  */
-export const startRealServer = async (options: { readonly dataDir?: string } = {}): Promise<RealServer> => {
+export const startRealServer = async (
+  options: {
+    readonly dataDir?: string
+    /** Settings of the server's own (WORKER=on runs the collector); those `undefined` are removed from the environment. */
+    readonly env?: Readonly<Record<string, string | undefined>>
+  } = {}
+): Promise<RealServer> => {
   // A given data directory (an existing demo) is the caller's; a fresh one is removed at the end.
   const dataDir = options.dataDir ?? await mkdtemp(join(tmpdir(), "bvm-browser-"))
   const postgres = process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === ""
@@ -51,9 +57,11 @@ export const startRealServer = async (options: { readonly dataDir?: string } = {
     DATA_DIR: dataDir,
     WORKER: "off",
     LOG_LEVEL: "info",
-    RATE_LIMIT_PER_MINUTE: "1000000"
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    ...options.env
   }
   delete env.REDIS_URL
+  for (const [name, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[name]
   if (postgres === undefined) delete env.DATABASE_URL
   else env.DATABASE_URL = postgres.url
 

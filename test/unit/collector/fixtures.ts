@@ -13,6 +13,7 @@ export const monitorWithPrompts = (options: {
   readonly active?: boolean
   readonly platforms?: ReadonlyArray<Platform>
   readonly prompts?: number
+  readonly simulated?: boolean
 }) =>
   Effect.gen(function*() {
     const organization = yield* (yield* OrganizationsRepo).create("Collector Inc.")
@@ -27,7 +28,8 @@ export const monitorWithPrompts = (options: {
       country: "US",
       platforms: options.platforms ?? ["chatgpt", "perplexity"],
       schedule: options.schedule ?? "daily",
-      active: options.active ?? true
+      active: options.active ?? true,
+      simulated: options.simulated ?? false
     })
     const prompts = yield* Effect.forEach(
       Array.from({ length: options.prompts ?? 2 }, (_, i) => i),

@@ -1,4 +1,4 @@
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
 import * as Jobs from "../../../src/Collector/Jobs.ts"
@@ -14,7 +14,8 @@ import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
 import * as Worker from "../../../src/Collector/Worker.ts"
 import { Settings } from "../../../src/Config.ts"
 import { Metrics } from "../../../src/Observability/Metrics.ts"
-import type { Platform } from "../../../src/Domain/Platform.ts"
+import { type Platform, platforms as allPlatforms } from "../../../src/Domain/Platform.ts"
+import { simulatedLabel } from "../../../src/Collector/Simulated.ts"
 import type { RunTrigger } from "../../../src/Domain/Run.ts"
 import * as Repositories from "../../../src/Repositories.ts"
 import { Analyzer } from "../../../src/Responses/Analyzer.ts"
@@ -56,11 +57,11 @@ const answering = (question: Question): Effect.Effect<Answer, PlatformFailure> =
   Effect.succeed({
     text: `For "${question.prompt}", Acme is excellent and Globex is fine. See [Acme](https://www.acme.example/pricing?utm_source=x).`,
     citations: ["https://www.acme.example/pricing?utm_source=x", "https://review.example/crm"],
-    simulated: true,
+    simulated: false,
     ...unreported
   })
 
-const makeWorker = (platforms: ReturnType<typeof fakePlatforms>, overrides: Partial<typeof options> = {}) =>
+const makeWorker = (platforms: ReturnType<typeof fakePlatforms>, overrides: Partial<Worker.WorkerOptions> = {}) =>
   Worker.make({ ...options, ...overrides }).pipe(Effect.provideService(Platforms, platforms.service))
 
 /** The test clock at the real now: the database stamps rows with the real clock. */
@@ -103,7 +104,7 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       const worker = yield* makeWorker(platforms)
       expect(yield* worker.drain).toBe(1)
       const [job] = yield* jobsOf(run.id)
-      expect(job).toMatchObject({ status: "succeeded", reason: null, attempts: 1, simulated: true })
+      expect(job).toMatchObject({ status: "succeeded", reason: null, attempts: 1, simulated: false })
       const [response] = yield* responsesOf(monitor.id)
       expect(job!.response_id).toBe(response!.id)
       expect(response!.status).toBe("analyzed")
@@ -387,4 +388,77 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       expect((yield* jobsOf(run.id)).every((job) => job.status === "succeeded" && job.attempts === 1)).toBe(true)
       expect(yield* runStatus(run.id)).toBe("completed")
     }))
+
+  // Simulated answers only where they were asked for (docs/simulated.md).
+  describe("simulated answers", () => {
+    const everyPlatform = new Set(allPlatforms)
+
+    it.effect("a worker that simulates every platform leaves a real monitor's jobs alone: not claimed, nothing stored", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { monitor, run } = yield* runNow({ prompts: 2, platforms: ["chatgpt", "claude"] })
+        const worker = yield* makeWorker(fakePlatforms({}), { simulate: everyPlatform })
+        expect(worker.capabilities).toEqual({ providers: [], simulated: allPlatforms })
+        expect(yield* worker.drain).toBe(0)
+        expect((yield* jobsOf(run.id)).map((job) => [job.status, job.attempts])).toEqual(Array(4).fill(["pending", 0]))
+        expect(yield* responsesOf(monitor.id)).toHaveLength(0)
+      }))
+
+    it.effect("a simulated monitor's jobs get labelled simulated answers, never a provider's, even where the worker has the key", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { monitor, run } = yield* runNow({ prompts: 2, platforms: ["chatgpt", "perplexity"], simulated: true })
+        const providers = fakePlatforms({ chatgpt: answering, perplexity: answering })
+        // Without simulation, the worker has nothing it may answer here.
+        const realOnly = yield* makeWorker(providers)
+        expect(yield* realOnly.drain).toBe(0)
+        const worker = yield* makeWorker(providers, { simulate: everyPlatform })
+        expect(yield* worker.drain).toBe(4)
+        expect(providers.calls.size).toBe(0)
+        const jobs = yield* jobsOf(run.id)
+        expect(jobs.map((job) => [job.status, job.simulated])).toEqual(Array(4).fill(["succeeded", true]))
+        const sql = yield* SqlClient.SqlClient
+        const texts = yield* sql<{ text: string }>`SELECT text FROM responses WHERE monitor_id = ${monitor.id}`
+        expect(texts).toHaveLength(4)
+        expect(texts.every((row) => row.text.startsWith(simulatedLabel))).toBe(true)
+      }))
+
+    it.effect("simulates only the platforms it is given", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { run } = yield* runNow({ prompts: 1, platforms: ["chatgpt", "claude"], simulated: true })
+        const worker = yield* makeWorker(fakePlatforms({}), { simulate: new Set(["claude"]) })
+        expect(yield* worker.drain).toBe(1)
+        expect((yield* jobsOf(run.id)).map((job) => job.status)).toEqual(["pending", "succeeded"])
+      }))
+
+    it.effect("a provider whose answer says it is simulated is refused on a real monitor's job", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
+        const worker = yield* makeWorker(fakePlatforms({ chatgpt: (q) => Effect.map(answering(q), (a) => ({ ...a, simulated: true })) }))
+        expect(yield* worker.drain).toBe(1)
+        const [job] = yield* jobsOf(run.id)
+        expect(job).toMatchObject({ status: "failed", response_id: null })
+        expect(job!.reason).toMatch(/^malformed: a simulated answer to the job of a monitor that did not ask for one/)
+        expect(yield* responsesOf(monitor.id)).toHaveLength(0)
+      }))
+
+    it.effect("a worker bound to a project answers that project's jobs only", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        yield* emptyQueue
+        const mine = yield* monitorWithPrompts({ prompts: 1, platforms: ["chatgpt"], simulated: true })
+        const theirs = yield* monitorWithPrompts({ prompts: 1, platforms: ["chatgpt"], simulated: true })
+        const slot = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000)
+        const runs = yield* RunsRepo
+        const { run: myRun } = yield* runs.create(mine.monitor, { slot, trigger: "schedule", deadline: null })
+        const { run: theirRun } = yield* runs.create(theirs.monitor, { slot, trigger: "schedule", deadline: null })
+        const worker = yield* makeWorker(fakePlatforms({}), { simulate: everyPlatform, projectId: mine.project.id })
+        expect(yield* worker.drain).toBe(1)
+        expect((yield* jobsOf(myRun.id)).map((job) => job.status)).toEqual(["succeeded"])
+        expect((yield* jobsOf(theirRun.id)).map((job) => [job.status, job.attempts])).toEqual([["pending", 0]])
+        expect(yield* responsesOf(theirs.monitor.id)).toHaveLength(0)
+      }))
+  })
 })

@@ -1,0 +1,25 @@
+import { Clock, Effect } from "effect"
+import { Api } from "../../Api.ts"
+import { platforms } from "../../Domain/Platform.ts"
+import * as ApiGroup from "../../Http/ApiGroup.ts"
+import { coverageOf, WorkersRepo } from "../Workers.ts"
+
+export const CollectorLive = ApiGroup.group(Api, "collector", (handlers) =>
+  Effect.gen(function*() {
+    const workers = yield* WorkersRepo
+    return handlers.handle("health", () =>
+      Effect.gen(function*() {
+        const status = yield* workers.status(new Date(yield* Clock.currentTimeMillis))
+        const coverage = coverageOf(status.alive)
+        return {
+          data: {
+            workers: { alive: coverage.workers, last_heartbeat_at: status.lastHeartbeatAt },
+            platforms: platforms.map((platform) => ({
+              platform,
+              provider_key: coverage.providers.has(platform),
+              simulation: coverage.simulated.has(platform)
+            }))
+          }
+        }
+      }))
+  }))
