@@ -78,8 +78,12 @@ const clauseKind = (clause: string): ClauseKind => {
   if (exception.test(clause)) return "content"
   if (deflection.test(clause)) return "deflection"
   if (refusal.test(clause)) return "refusal"
-  const withoutFillers = clause.replace(fillers, " ")
-  if (withoutFillers.length === clause.length) return "content"
+  let hasFiller = false
+  const withoutFillers = clause.replace(fillers, () => {
+    hasFiller = true
+    return " "
+  })
+  if (!hasFiller) return "content"
   return countWords(withoutFillers) <= FILLER_LEFTOVER ? "filler" : "hedged"
 }
 
