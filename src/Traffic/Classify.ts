@@ -57,9 +57,22 @@ export interface ClassifierDependencies {
 const FILTERED: Classified = { kind: "filtered" }
 const OWN: Classified = { kind: "own" }
 
+/** Page keys remembered per path: a site has far fewer pages than its log has lines. */
+const PAGE_MEMO_LIMIT = 50_000
+
 export const classifier = (deps: ClassifierDependencies): Classifier => {
   const hosts = new Set(deps.siteHosts.map(normalizeHost))
   const dayOf = utcDays()
+  const pages = new Map<string, string>()
+  const pageOf = (path: string): string => {
+    let page = pages.get(path)
+    if (page === undefined) {
+      if (pages.size >= PAGE_MEMO_LIMIT) pages.clear()
+      page = pageKey(path)
+      pages.set(path, page)
+    }
+    return page
+  }
   return {
     classify: (line) => {
       if (hosts.size > 0 && line.host !== undefined && !hosts.has(line.host)) return FILTERED
@@ -76,7 +89,7 @@ export const classifier = (deps: ClassifierDependencies): Classifier => {
             agent: who.agent,
             verdict: deps.verify(who.agent, line.ip, day),
             statusClass: statusClass(line.status),
-            page: pageKey(line.path)
+            page: pageOf(line.path)
           }
         case "unknown_bot":
           return { kind: "unknown_bot", day, html, family: who.family, userAgent: line.userAgent }
@@ -87,7 +100,7 @@ export const classifier = (deps: ClassifierDependencies): Classifier => {
             kind: "referral",
             day,
             platform,
-            page: pageKey(line.path),
+            page: pageOf(line.path),
             visitor: line.ip === undefined ? undefined : visitorHash(deps.salt.forDay(day), line.ip, line.userAgent)
           }
         }

@@ -4,7 +4,7 @@ import { classifier } from "./Classify.ts"
 import { type LogFormat, parserFor } from "./Formats/Formats.ts"
 import type { FieldMap } from "./Formats/Ndjson.ts"
 import { type ListIndex, listIndex, shippedSnapshots } from "./IpLists.ts"
-import { lines, TOO_LONG } from "./LogStream.ts"
+import { lineBatches, TOO_LONG } from "./LogStream.ts"
 import { userAgentMatcher } from "./Match.ts"
 import { type Rollup, rollupAccumulator } from "./Rollup.ts"
 import { Salt, type SaltSource } from "./Salt.ts"
@@ -125,7 +125,9 @@ export const ingestLog = (input: AsyncIterable<Uint8Array>, options: IngestOptio
     const ingestion = lineIngestion(options, yield* Salt)
     yield* Effect.tryPromise({
       try: async () => {
-        for await (const line of lines(input)) ingestion.add(line)
+        for await (const batch of lineBatches(input)) {
+          for (const line of batch) ingestion.add(line)
+        }
       },
       catch: (error) => new LogReadError({ message: error instanceof Error ? error.message : String(error) })
     })

@@ -1,5 +1,4 @@
 import { Readable } from "node:stream"
-import { StringDecoder } from "node:string_decoder"
 import * as Zlib from "node:zlib"
 
 /**
@@ -7,10 +6,13 @@ import * as Zlib from "node:zlib"
  * time), gunzipped when it starts with gzip's magic bytes.
  */
 
-/** Longest line kept; a longer one is reported as `TOO_LONG` (and never held whole). */
-export const MAX_LINE_CHARS = 64 * 1024
+/** Longest line kept, in bytes; a longer one is reported as `TOO_LONG` (and never held whole). */
+export const MAX_LINE_BYTES = 64 * 1024
 
-/** A line that exceeded MAX_LINE_CHARS, skipped up to its end. */
+const LF = 0x0a
+const CR = 0x0d
+
+/** A line that exceeded MAX_LINE_BYTES, skipped up to its end. */
 export const TOO_LONG: unique symbol = Symbol("TOO_LONG")
 
 const GZIP_MAGIC = [0x1f, 0x8b]
@@ -55,40 +57,54 @@ export const decompressed = async function*(input: AsyncIterable<Uint8Array>): A
 }
 
 /**
- * The lines of a stream of bytes (UTF-8; a `\r` before the `\n` is dropped). The last line is yielded
- * even without its final newline: a cut line is then the parsers' to refuse.
+ * The lines of a stream of bytes (UTF-8; a `\r` before the `\n` is dropped), in batches: one array
+ * per chunk read, as one await per line would cost more than parsing it. The last line is given even
+ * without its final newline: a cut line is then the parsers' to refuse.
+ *
+ * Each line is decoded on its own from the bytes, never cut out of a decoded chunk: a substring of a
+ * line (an address or a user agent kept in a cache) then holds on to that line only, not to the
+ * megabyte of text around it.
  */
-export const lines = async function*(input: AsyncIterable<Uint8Array>): AsyncGenerator<string | typeof TOO_LONG> {
-  const decoder = new StringDecoder("utf8")
-  let pending = ""
+export const lineBatches = async function*(input: AsyncIterable<Uint8Array>): AsyncGenerator<Array<string | typeof TOO_LONG>> {
+  // The start of a line begun in an earlier chunk; `skipping` once it has grown past the limit.
+  let pending: Array<Buffer> = []
+  let pendingBytes = 0
   let skipping = false
-  const emit = (line: string) => (line.endsWith("\r") ? line.slice(0, -1) : line)
-  for await (const chunk of decompressed(input)) {
-    const text = decoder.write(chunk as Buffer)
+  const decode = (bytes: Buffer, start: number, end: number) =>
+    bytes.toString("utf8", start, end > start && bytes[end - 1] === CR ? end - 1 : end)
+  for await (const input_ of decompressed(input)) {
+    const chunk = Buffer.isBuffer(input_) ? input_ : Buffer.from(input_.buffer, input_.byteOffset, input_.byteLength)
+    const batch: Array<string | typeof TOO_LONG> = []
     let start = 0
-    let newline = text.indexOf("\n")
+    let newline = chunk.indexOf(LF)
     while (newline !== -1) {
-      if (skipping) {
-        skipping = false
-        yield TOO_LONG
-      } else if (pending.length + newline - start > MAX_LINE_CHARS) {
-        yield TOO_LONG
-      } else {
-        yield emit(pending === "" ? text.slice(start, newline) : pending + text.slice(start, newline))
+      if (skipping || pendingBytes + newline - start > MAX_LINE_BYTES) batch.push(TOO_LONG)
+      else if (pendingBytes === 0) batch.push(decode(chunk, start, newline))
+      else {
+        const line = Buffer.concat([...pending, chunk.subarray(start, newline)])
+        batch.push(decode(line, 0, line.length))
       }
-      pending = ""
+      pending = []
+      pendingBytes = 0
+      skipping = false
       start = newline + 1
-      newline = text.indexOf("\n", start)
+      newline = chunk.indexOf(LF, start)
     }
-    if (!skipping) {
-      pending += text.slice(start)
-      if (pending.length > MAX_LINE_CHARS) {
-        pending = ""
+    if (start < chunk.length && !skipping) {
+      pendingBytes += chunk.length - start
+      if (pendingBytes > MAX_LINE_BYTES) {
+        pending = []
         skipping = true
+      } else {
+        // A copy: the chunk itself is not kept for the sake of a line's start.
+        pending.push(Buffer.from(chunk.subarray(start)))
       }
     }
+    if (batch.length > 0) yield batch
   }
-  pending += decoder.end()
-  if (skipping) yield TOO_LONG
-  else if (pending !== "") yield emit(pending)
+  if (skipping) yield [TOO_LONG]
+  else if (pendingBytes > 0) {
+    const line = Buffer.concat(pending)
+    yield [decode(line, 0, line.length)]
+  }
 }

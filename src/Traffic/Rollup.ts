@@ -54,13 +54,41 @@ export const emptyRollup: Rollup = { totals: [], agentHits: [], unknownBots: [],
 
 const SAMPLE_CHARS = 512
 
-// Keys join fields with a character no field holds (days, ids, verdicts, page keys are printable).
-const key = (...parts: ReadonlyArray<string>) => parts.join("\u0000")
+/**
+ * A row's key: its key fields joined by a character no field holds (days, ids, verdicts and page keys
+ * are printable). As NUL sorts before every other character, keys sort as their fields do, one by one.
+ */
+const key2 = (a: string, b: string) => `${a}\u0000${b}`
+const key3 = (a: string, b: string, c: string) => `${a}\u0000${b}\u0000${c}`
+const agentKey = (row: Pick<AgentHits, "day" | "agent" | "verdict" | "statusClass" | "page">) =>
+  `${row.day}\u0000${row.agent}\u0000${row.verdict}\u0000${row.statusClass}\u0000${row.page}`
 
-/** Counts classified requests into rollup rows; memory grows with distinct rows, not with lines. */
+/** The value of `map` under `key`, made on first use. */
+const entry = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+  let value = map.get(key)
+  if (value === undefined) {
+    value = make()
+    map.set(key, value)
+  }
+  return value
+}
+
+const newMap = <K, V>() => new Map<K, V>()
+
+type AgentRow = { -readonly [K in keyof AgentHits]: AgentHits[K] }
+type ByPage = Map<string, AgentRow>
+type ByStatus = Map<string, ByPage>
+type ByVerdict = Map<string, ByStatus>
+
+/**
+ * Counts classified requests into rollup rows; memory grows with distinct rows, not with lines.
+ * Agent hits are found through maps nested by field (day, agent, verdict, status class, page): each
+ * level is looked up by a string the classifier reuses, which costs less than joining a key per line.
+ */
 export const rollupAccumulator = () => {
   const totals = new Map<string, { requests: number; htmlRequests: number }>()
-  const agentHits = new Map<string, { row: Omit<AgentHits, "hits">; hits: number }>()
+  const agentIndex = new Map<string, Map<string, ByVerdict>>()
+  const agentRows: Array<AgentRow> = []
   const unknownBots = new Map<string, { day: string; family: string; hits: number; sampleUserAgent: string }>()
   const referrals = new Map<string, { day: string; platform: Platform; page: string; visits: number; visitors: Set<string> }>()
 
@@ -84,35 +112,32 @@ export const rollupAccumulator = () => {
           return countTotal(event.day, event.html)
         case "agent": {
           countTotal(event.day, event.html)
-          const k = key(event.day, event.agent.id, event.verdict, event.statusClass, event.page)
-          const entry = agentHits.get(k)
-          if (entry !== undefined) entry.hits++
-          else {
-            agentHits.set(k, {
-              row: { day: event.day, agent: event.agent.id, verdict: event.verdict, statusClass: event.statusClass, page: event.page },
-              hits: 1
-            })
-          }
+          const byAgent = entry(agentIndex, event.day, newMap<string, ByVerdict>)
+          const byVerdict = entry(byAgent, event.agent.id, newMap<string, ByStatus>)
+          const byStatus = entry(byVerdict, event.verdict, newMap<string, ByPage>)
+          const byPage = entry(byStatus, event.statusClass, newMap<string, AgentRow>)
+          const row = entry(byPage, event.page, () => {
+            const made: AgentRow = { day: event.day, agent: event.agent.id, verdict: event.verdict, statusClass: event.statusClass, page: event.page, hits: 0 }
+            agentRows.push(made)
+            return made
+          })
+          row.hits++
           return
         }
         case "unknown_bot": {
           countTotal(event.day, event.html)
-          const k = key(event.day, event.family)
-          const entry = unknownBots.get(k)
-          if (entry !== undefined) entry.hits++
+          const k = key2(event.day, event.family)
+          const seen = unknownBots.get(k)
+          if (seen !== undefined) seen.hits++
           else unknownBots.set(k, { day: event.day, family: event.family, hits: 1, sampleUserAgent: event.userAgent.slice(0, SAMPLE_CHARS) })
           return
         }
         case "referral": {
           countTotal(event.day, true)
-          const k = key(event.day, event.platform, event.page)
-          let entry = referrals.get(k)
-          if (entry === undefined) {
-            entry = { day: event.day, platform: event.platform, page: event.page, visits: 0, visitors: new Set() }
-            referrals.set(k, entry)
-          }
-          entry.visits++
-          if (event.visitor !== undefined) entry.visitors.add(event.visitor)
+          const k = key3(event.day, event.platform, event.page)
+          const row = entry(referrals, k, () => ({ day: event.day, platform: event.platform, page: event.page, visits: 0, visitors: new Set<string>() }))
+          row.visits++
+          if (event.visitor !== undefined) row.visitors.add(event.visitor)
           return
         }
       }
@@ -120,10 +145,10 @@ export const rollupAccumulator = () => {
     rollup: (): Rollup =>
       sortRollup({
         totals: [...totals].map(([day, total]) => ({ day, ...total })),
-        agentHits: [...agentHits.values()].map(({ hits, row }) => ({ ...row, hits })),
-        unknownBots: [...unknownBots.values()].map((entry) => ({ ...entry })),
-        referrals: [...referrals.values()].map(({ visitors, ...entry }) => ({
-          ...entry,
+        agentHits: agentRows.map((row) => ({ ...row })),
+        unknownBots: [...unknownBots.values()].map((row) => ({ ...row })),
+        referrals: [...referrals.values()].map(({ visitors, ...row }) => ({
+          ...row,
           visitors: visitors.size,
           visitorHashes: [...visitors].sort()
         }))
@@ -131,24 +156,19 @@ export const rollupAccumulator = () => {
   }
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-
-const byFields = <A>(...fields: ReadonlyArray<(row: A) => string>) => (a: A, b: A) => {
-  for (const field of fields) {
-    const order = compare(field(a), field(b))
-    if (order !== 0) return order
-  }
-  return 0
-}
+/** Rows sorted by their key, computed once per row. */
+const sortedBy = <A>(rows: ReadonlyArray<A>, keyOf: (row: A) => string): Array<A> =>
+  rows
+    .map((row) => ({ key: keyOf(row), row }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ row }) => row)
 
 /** Rows in one order (day, then their other keys), so that equal rollups are deeply equal. */
 export const sortRollup = (rollup: Rollup): Rollup => ({
-  totals: [...rollup.totals].sort(byFields((row) => row.day)),
-  agentHits: [...rollup.agentHits].sort(
-    byFields((row) => row.day, (row) => row.agent, (row) => row.verdict, (row) => row.statusClass, (row) => row.page)
-  ),
-  unknownBots: [...rollup.unknownBots].sort(byFields((row) => row.day, (row) => row.family)),
-  referrals: [...rollup.referrals].sort(byFields((row) => row.day, (row) => row.platform, (row) => row.page))
+  totals: sortedBy(rollup.totals, (row) => row.day),
+  agentHits: sortedBy(rollup.agentHits, agentKey),
+  unknownBots: sortedBy(rollup.unknownBots, (row) => key2(row.day, row.family)),
+  referrals: sortedBy(rollup.referrals, (row) => key3(row.day, row.platform, row.page))
 })
 
 /**
@@ -161,21 +181,21 @@ export const mergeRollups = (a: Rollup, b: Rollup): Rollup => {
     const seen = totals.get(row.day)
     totals.set(row.day, seen === undefined ? row : { day: row.day, requests: seen.requests + row.requests, htmlRequests: seen.htmlRequests + row.htmlRequests })
   }
-  const agentHits = new Map(a.agentHits.map((row) => [key(row.day, row.agent, row.verdict, row.statusClass, row.page), row]))
+  const agentHits = new Map(a.agentHits.map((row) => [agentKey(row), row]))
   for (const row of b.agentHits) {
-    const k = key(row.day, row.agent, row.verdict, row.statusClass, row.page)
+    const k = agentKey(row)
     const seen = agentHits.get(k)
     agentHits.set(k, seen === undefined ? row : { ...seen, hits: seen.hits + row.hits })
   }
-  const unknownBots = new Map(a.unknownBots.map((row) => [key(row.day, row.family), row]))
+  const unknownBots = new Map(a.unknownBots.map((row) => [key2(row.day, row.family), row]))
   for (const row of b.unknownBots) {
-    const k = key(row.day, row.family)
+    const k = key2(row.day, row.family)
     const seen = unknownBots.get(k)
     unknownBots.set(k, seen === undefined ? row : { ...seen, hits: seen.hits + row.hits })
   }
-  const referrals = new Map(a.referrals.map((row) => [key(row.day, row.platform, row.page), row]))
+  const referrals = new Map(a.referrals.map((row) => [key3(row.day, row.platform, row.page), row]))
   for (const row of b.referrals) {
-    const k = key(row.day, row.platform, row.page)
+    const k = key3(row.day, row.platform, row.page)
     const seen = referrals.get(k)
     if (seen === undefined) referrals.set(k, row)
     else {

@@ -14,14 +14,30 @@ const LINE = new RegExp(String.raw`^(\S+) \S+ \S+ \[([^\]]+)\] ${QUOTED} (\d{3})
 
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 }
 
-/** `10/Oct/2026:13:55:36 +0000` in milliseconds since the epoch. */
-export const clfTime = (text: string): number | undefined => {
-  const m = /^(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/.exec(text)
-  if (m === null) return undefined
-  const month = MONTHS[m[2]!]
-  if (month === undefined) return undefined
-  const offset = (m[7] === "-" ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9])) * 60_000
-  return Date.UTC(Number(m[3]), month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])) - offset
+const CLF_TIME = /^\d{2}\/\w{3}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}$/
+
+/** Two decimal digits of `text` at `at`. */
+const two = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48
+
+/**
+ * `10/Oct/2026:13:55:36 +0000` in milliseconds since the epoch. The date part is looked up once per
+ * day (lines come in order, a day at a time); the rest is read at fixed positions.
+ */
+export const clfTimeParser = () => {
+  let lastDate = ""
+  let lastDayStart = Number.NaN
+  return (text: string): number | undefined => {
+    if (!CLF_TIME.test(text)) return undefined
+    const date = text.slice(0, 11)
+    if (date !== lastDate) {
+      const month = MONTHS[text.slice(3, 6)]
+      if (month === undefined) return undefined
+      lastDate = date
+      lastDayStart = Date.UTC(Number(text.slice(7, 11)), month, two(text, 0))
+    }
+    const offset = (text[21] === "-" ? -1 : 1) * (two(text, 22) * 60 + two(text, 24)) * 60_000
+    return lastDayStart + ((two(text, 12) * 60 + two(text, 15)) * 60 + two(text, 18)) * 1000 - offset
+  }
 }
 
 /** A quoted field without its escapes. */
@@ -32,7 +48,12 @@ const unescape = (text: string): string =>
       hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : char!
     )
 
-const parseLine = (line: string, requireAgent: boolean): LineResult => {
+const lineParser = (requireAgent: boolean): LineParser => {
+  const clfTime = clfTimeParser()
+  return { parse: (line) => parseLine(line, requireAgent, clfTime) }
+}
+
+const parseLine = (line: string, requireAgent: boolean, clfTime: (text: string) => number | undefined): LineResult => {
   const m = LINE.exec(line)
   if (m === null) return line.trim() === "" ? "skip" : undefined
   if (requireAgent && m[6] === undefined) return undefined
@@ -58,6 +79,6 @@ const parseLine = (line: string, requireAgent: boolean): LineResult => {
   }
 }
 
-export const combinedParser = (): LineParser => ({ parse: (line) => parseLine(line, true) })
+export const combinedParser = (): LineParser => lineParser(true)
 
-export const commonParser = (): LineParser => ({ parse: (line) => parseLine(line, false) })
+export const commonParser = (): LineParser => lineParser(false)

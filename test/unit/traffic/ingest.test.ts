@@ -9,7 +9,7 @@ import { parserFor } from "../../../src/Traffic/Formats/Formats.ts"
 import { type IngestOptions, ingestLog } from "../../../src/Traffic/Ingest.ts"
 import { listIndex, shippedSnapshots } from "../../../src/Traffic/IpLists.ts"
 import type { LogLine } from "../../../src/Traffic/LogLine.ts"
-import { MAX_LINE_CHARS } from "../../../src/Traffic/LogStream.ts"
+import { MAX_LINE_BYTES } from "../../../src/Traffic/LogStream.ts"
 import { OWN_USER_AGENT_TOKEN, userAgentMatcher } from "../../../src/Traffic/Match.ts"
 import { TrafficRollupsRepo } from "../../../src/Traffic/Repo.ts"
 import { TrafficRollupsRepoMemory } from "../../../src/Traffic/RepoMemory.ts"
@@ -77,7 +77,7 @@ describe("reading a log", () => {
   it.effect("reads CRLF line ends, and counts an overlong line as unparsed without holding it", () =>
     Effect.gen(function*() {
       const line = combinedLine("192.0.2.1", "/a", Fixture.BROWSER_UA)
-      const huge = `${line.slice(0, 40)}${"x".repeat(MAX_LINE_CHARS * 3)}`
+      const huge = `${line.slice(0, 40)}${"x".repeat(MAX_LINE_BYTES * 3)}`
       const result = yield* ingest(Buffer.from(`${line}\r\n${huge}\r\n${line}\r\n`), {}, 1000)
       expect(result.report).toMatchObject({ lines: 3, parsed: 2, unparsed: 1 })
     }))

@@ -1,0 +1,106 @@
+/**
+ * `npm run bench:traffic [-- --lines 5000000 --file access.log --runs 1]`: lines per second of reading
+ * an access log for agent traffic, on a combined-format log of `--lines` lines (made by
+ * scripts/traffic/generate.ts into the temporary folder unless `--file` names one; made once and kept).
+ *
+ * Three stages, each over the whole file, in the same run:
+ * - read: the lines alone (the stream, no parsing), the floor;
+ * - parse: lines parsed by the combined parser, the baseline;
+ * - parse + classify: parsed, matched against the catalogue, verified against the shipped lists,
+ *   referrals and visitor hashes, counted into daily rollups (no database).
+ * Each reports lines/s, and the heap in use at 25 %, 50 %, 75 % and 100 % of the lines and its peak,
+ * to show that memory stays flat whatever the size. The full upload path (PostgreSQL included), later,
+ * targets at least 100,000 lines/s against the parse stage as its baseline.
+ */
+import { existsSync, createReadStream } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { commandLine } from "./bench/common.ts"
+import { parserFor } from "../src/Traffic/Formats/Formats.ts"
+import { lineIngestion } from "../src/Traffic/Ingest.ts"
+import { lineBatches, TOO_LONG } from "../src/Traffic/LogStream.ts"
+import { randomDailySalt } from "../src/Traffic/Salt.ts"
+import { writeLog } from "./traffic/write.ts"
+
+const argv = process.argv.slice(2)
+if (argv.includes("--help") || argv.includes("-h")) {
+  console.log("usage: npm run bench:traffic [-- --lines N (5000000)] [--file FILE] [--runs N (1)]")
+  process.exit(0)
+}
+const { numberOption, option } = commandLine(argv)
+const LINES = numberOption("lines", 5_000_000, 1)
+const RUNS = numberOption("runs", 1, 1)
+const file = option("file") ?? join(tmpdir(), `bvm-traffic-${LINES}.log`)
+
+if (!existsSync(file)) {
+  const started = performance.now()
+  process.stdout.write(`writing ${LINES.toLocaleString("en")} lines to ${file} ... `)
+  await writeLog(file, LINES)
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
+interface Stage {
+  readonly name: string
+  readonly start: () => (line: string | typeof TOO_LONG) => void
+}
+
+const stages: ReadonlyArray<Stage> = [
+  { name: "read", start: () => () => {} },
+  {
+    name: "parse",
+    start: () => {
+      const parser = parserFor("combined")
+      return (line) => {
+        if (line !== TOO_LONG) parser.parse(line)
+      }
+    }
+  },
+  {
+    name: "parse + classify",
+    start: () => {
+      const ingestion = lineIngestion({ format: "combined", siteHosts: [] }, randomDailySalt())
+      return ingestion.add
+    }
+  }
+]
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)}`
+
+const measure = async (stage: Stage) => {
+  const add = stage.start()
+  const marks = [0.25, 0.5, 0.75].map((share) => Math.floor(LINES * share))
+  const heapAt: Array<number> = []
+  let peak = 0
+  let count = 0
+  const started = performance.now()
+  for await (const batch of lineBatches(createReadStream(file, { highWaterMark: 1024 * 1024 }))) {
+    for (const line of batch) {
+      add(line)
+      count++
+      if (count === marks[heapAt.length]) heapAt.push(process.memoryUsage().heapUsed)
+    }
+    peak = Math.max(peak, process.memoryUsage().heapUsed)
+  }
+  const seconds = (performance.now() - started) / 1000
+  heapAt.push(process.memoryUsage().heapUsed)
+  return { count, seconds, linesPerSecond: count / seconds, heapAt, peak: Math.max(peak, ...heapAt) }
+}
+
+console.log(`\n${LINES.toLocaleString("en")} combined-format lines, ${RUNS} run(s) per stage, best kept; Node ${process.version}\n`)
+const results = []
+for (const stage of stages) {
+  let best: Awaited<ReturnType<typeof measure>> | undefined
+  for (let run = 0; run < RUNS; run++) {
+    const result = await measure(stage)
+    if (best === undefined || result.linesPerSecond > best.linesPerSecond) best = result
+  }
+  results.push({ stage: stage.name, ...best! })
+}
+const baseline = results.find((result) => result.stage === "parse")!.linesPerSecond
+console.log("| stage | lines | seconds | lines/s | vs parse | heap MiB at 25/50/75/100 % | peak heap MiB |")
+console.log("|---|---:|---:|---:|---:|---|---:|")
+for (const result of results) {
+  console.log(
+    `| ${result.stage} | ${result.count.toLocaleString("en")} | ${result.seconds.toFixed(1)} | ${Math.round(result.linesPerSecond).toLocaleString("en")} | ${(result.linesPerSecond / baseline).toFixed(2)} | ${result.heapAt.map(mib).join(" / ")} | ${mib(result.peak)} |`
+  )
+}
