@@ -11,10 +11,15 @@
  * Each reports lines/s, and the heap in use at 25 %, 50 %, 75 % and 100 % of the lines and its peak,
  * to show that memory stays flat whatever the size. The full upload path (PostgreSQL included), later,
  * targets at least 100,000 lines/s against the parse stage as its baseline.
+ *
+ * The table is printed (markdown) and written into docs/agent-traffic.md between its
+ * `<!-- traffic-bench -->` markers (`--no-docs` skips the file).
  */
-import { existsSync, createReadStream } from "node:fs"
+import { createReadStream, existsSync, readFileSync, writeFileSync } from "node:fs"
+import * as os from "node:os"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { commandLine } from "./bench/common.ts"
 import { parserFor } from "../src/Traffic/Formats/Formats.ts"
 import { lineIngestion } from "../src/Traffic/Ingest.ts"
@@ -24,13 +29,15 @@ import { writeLog } from "./traffic/write.ts"
 
 const argv = process.argv.slice(2)
 if (argv.includes("--help") || argv.includes("-h")) {
-  console.log("usage: npm run bench:traffic [-- --lines N (5000000)] [--file FILE] [--runs N (1)]")
+  console.log("usage: npm run bench:traffic [-- --lines N (5000000)] [--file FILE] [--runs N (1)] [--no-docs]")
   process.exit(0)
 }
 const { numberOption, option } = commandLine(argv)
 const LINES = numberOption("lines", 5_000_000, 1)
 const RUNS = numberOption("runs", 1, 1)
 const file = option("file") ?? join(tmpdir(), `bvm-traffic-${LINES}.log`)
+const WRITE_DOCS = !argv.includes("--no-docs")
+const docsFile = fileURLToPath(new URL("../docs/agent-traffic.md", import.meta.url))
 
 if (!existsSync(file)) {
   const started = performance.now()
@@ -38,6 +45,8 @@ if (!existsSync(file)) {
   await writeLog(file, LINES)
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
+
+let lastIngestion: ReturnType<typeof lineIngestion> | undefined
 
 interface Stage {
   readonly name: string
@@ -59,6 +68,7 @@ const stages: ReadonlyArray<Stage> = [
     name: "parse + classify",
     start: () => {
       const ingestion = lineIngestion({ format: "combined", siteHosts: [] }, randomDailySalt())
+      lastIngestion = ingestion
       return ingestion.add
     }
   }
@@ -97,10 +107,31 @@ for (const stage of stages) {
   results.push({ stage: stage.name, ...best! })
 }
 const baseline = results.find((result) => result.stage === "parse")!.linesPerSecond
-console.log("| stage | lines | seconds | lines/s | vs parse | heap MiB at 25/50/75/100 % | peak heap MiB |")
-console.log("|---|---:|---:|---:|---:|---|---:|")
-for (const result of results) {
-  console.log(
+const rows = lastIngestion!.result().rollup
+const table = [
+  "| stage | lines | seconds | lines/s | vs parse | heap MiB at 25/50/75/100 % | peak heap MiB |",
+  "|---|---:|---:|---:|---:|---|---:|",
+  ...results.map((result) =>
     `| ${result.stage} | ${result.count.toLocaleString("en")} | ${result.seconds.toFixed(1)} | ${Math.round(result.linesPerSecond).toLocaleString("en")} | ${(result.linesPerSecond / baseline).toFixed(2)} | ${result.heapAt.map(mib).join(" / ")} | ${mib(result.peak)} |`
   )
+]
+const summary =
+  `Rows kept at the end: ${rows.totals.length} days, ${rows.agentHits.length.toLocaleString("en")} agent rows, ` +
+  `${rows.unknownBots.length} unknown-bot rows, ${rows.referrals.length.toLocaleString("en")} referral rows. ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)} at the end), Node ${process.version}.`
+console.log(table.join("\n"))
+console.log(`\n${summary}`)
+
+if (WRITE_DOCS) {
+  const text = readFileSync(docsFile, "utf8")
+  const start = "<!-- traffic-bench -->"
+  const end = "<!-- /traffic-bench -->"
+  const from = text.indexOf(start)
+  const to = text.indexOf(end)
+  if (from === -1 || to === -1) {
+    console.error(`${docsFile} has no ${start} ... ${end} markers; not written`)
+  } else {
+    writeFileSync(docsFile, `${text.slice(0, from + start.length)}\n${table.join("\n")}\n\n${summary}\n${text.slice(to)}`)
+    console.log(`written into ${docsFile}`)
+  }
 }

@@ -26,15 +26,19 @@ export const publicAddress = (ip: string | undefined): ipaddr.IPv4 | ipaddr.IPv6
   return NOT_A_CLIENT.has(address.range()) ? undefined : address
 }
 
-/** Verdicts remembered per (day, agent, address); cleared when this many are held. */
+/** Verdicts remembered for one day; cleared when this many are held. */
 const MEMO_LIMIT = 100_000
 
 /**
  * The verifier over a set of lists. Verdicts are remembered per day, agent and address: a crawler
  * sends many requests from one address, and the lists in force may change from one day to the next.
+ * Logs come a day at a time, so the memory holds the current day's verdicts and is emptied when the
+ * day changes.
  */
 export const verifier = (lists: ListIndex): ((agent: Agent, ip: string | undefined, day: string) => Verdict) => {
-  const memo = new Map<string, Verdict>()
+  let memoDay = ""
+  let memoSize = 0
+  let memo = new Map<Agent, Map<string, Verdict>>()
   const decide = (agent: Agent, ip: string | undefined): Verdict => {
     if (agent.purpose === "token_only") return "outside_list"
     if (agent.verification.method === "none") return "unverifiable"
@@ -48,12 +52,22 @@ export const verifier = (lists: ListIndex): ((agent: Agent, ip: string | undefin
     return sets.some((set) => set.contains(address)) ? "verified" : "outside_list"
   }
   return (agent, ip, day) => {
-    const key = `${day}|${agent.id}|${ip ?? ""}`
-    let verdict = memo.get(key)
+    if (day !== memoDay || memoSize >= MEMO_LIMIT) {
+      memo = new Map()
+      memoDay = day
+      memoSize = 0
+    }
+    let byAddress = memo.get(agent)
+    if (byAddress === undefined) {
+      byAddress = new Map()
+      memo.set(agent, byAddress)
+    }
+    const address = ip ?? ""
+    let verdict = byAddress.get(address)
     if (verdict === undefined) {
-      if (memo.size >= MEMO_LIMIT) memo.clear()
       verdict = decide(agent, ip)
-      memo.set(key, verdict)
+      byAddress.set(address, verdict)
+      memoSize++
     }
     return verdict
   }
