@@ -1,5 +1,6 @@
 import type { Platform } from "../Domain/Platform.ts"
 import type { Agent } from "./Agent.ts"
+import { memoized } from "./Memo.ts"
 import { isHtml, type LogLine, normalizeHost, type StatusClass, statusClass } from "./LogLine.ts"
 import type { UserAgentMatch } from "./Match.ts"
 import { pageKey } from "./PageKey.ts"
@@ -63,16 +64,7 @@ const PAGE_MEMO_LIMIT = 50_000
 export const classifier = (deps: ClassifierDependencies): Classifier => {
   const hosts = new Set(deps.siteHosts.map(normalizeHost))
   const dayOf = utcDays()
-  const pages = new Map<string, string>()
-  const pageOf = (path: string): string => {
-    let page = pages.get(path)
-    if (page === undefined) {
-      if (pages.size >= PAGE_MEMO_LIMIT) pages.clear()
-      page = pageKey(path)
-      pages.set(path, page)
-    }
-    return page
-  }
+  const pageOf = memoized(PAGE_MEMO_LIMIT, pageKey)
   return {
     classify: (line) => {
       if (hosts.size > 0 && line.host !== undefined && !hosts.has(line.host)) return FILTERED

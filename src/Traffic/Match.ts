@@ -1,5 +1,6 @@
 import { isbot } from "isbot"
 import type { Agent } from "./Agent.ts"
+import { memoized } from "./Memo.ts"
 
 /**
  * Who a User-Agent header says it is (docs/agent-traffic.md, "Matching"): one of the catalogue's
@@ -35,24 +36,14 @@ export const userAgentMatcher = (agents: ReadonlyArray<Agent>): ((userAgent: str
     .flatMap((agent) => agent.patterns.map((pattern) => ({ needle: pattern.toLowerCase(), match: { kind: "agent", agent } as const })))
     .sort((a, b) => b.needle.length - a.needle.length)
   const own = OWN_USER_AGENT_TOKEN.toLowerCase()
-  const memo = new Map<string, UserAgentMatch>()
-  const match = (userAgent: string): UserAgentMatch => {
+  return memoized(MEMO_LIMIT, (userAgent: string): UserAgentMatch => {
     const lower = userAgent.toLowerCase()
     if (lower.includes(own)) return OWN
     for (const pattern of patterns) {
       if (lower.includes(pattern.needle)) return pattern.match
     }
     return isbot(userAgent) ? { kind: "unknown_bot", family: botFamily(userAgent) } : PERSON
-  }
-  return (userAgent) => {
-    let result = memo.get(userAgent)
-    if (result === undefined) {
-      if (memo.size >= MEMO_LIMIT) memo.clear()
-      result = match(userAgent)
-      memo.set(userAgent, result)
-    }
-    return result
-  }
+  })
 }
 
 const NAMED_BOT = /([a-z][a-z0-9._-]*?(?:bot|crawler|spider|fetcher|scraper))(?![a-z])/i
