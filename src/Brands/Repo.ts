@@ -40,20 +40,24 @@ export const layerSql = Layer.effect(
 
     /**
      * Two replacements of one brand's segments run one after the other (the brand's row is locked
-     * first), so the second deletes what the first inserted instead of colliding with it.
+     * first), so the second deletes what the first inserted instead of colliding with it. The segments
+     * are then locked `FOR KEY SHARE`, parents before the attachments (Database/ProjectLocks.ts): one
+     * deleted since the request checked it is left out, as its deletion would have detached it.
      */
     const replaceSegments = (brandId: number, segmentIds: ReadonlyArray<number>) =>
       Effect.gen(function*() {
         yield* sql`SELECT id FROM brands WHERE id = ${brandId} FOR NO KEY UPDATE`
+        const wanted = [...new Set(segmentIds)].sort((a, b) => a - b)
+        const present = wanted.length === 0
+          ? []
+          : yield* sql<{ id: number }>`SELECT id FROM segments WHERE id = ANY(${wanted}::bigint[]) ORDER BY id FOR KEY SHARE`
         yield* sql`DELETE FROM brand_segments WHERE brand_id = ${brandId}`
-        if (segmentIds.length > 0) {
-          yield* sql`INSERT INTO brand_segments ${
-            sql.insert([...new Set(segmentIds)].sort((a, b) => a - b).map((segment_id) => ({ brand_id: brandId, segment_id })))
-          } ON CONFLICT DO NOTHING`
+        if (present.length > 0) {
+          yield* sql`INSERT INTO brand_segments ${sql.insert(present.map((row) => ({ brand_id: brandId, segment_id: row.id })))} ON CONFLICT DO NOTHING`
         }
       })
 
-    const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", replace: replaceSegments })
+    const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", rollups: false, replace: replaceSegments })
 
     // Deleting a brand sets its project's `brand_id` to NULL: the project a cached key carries changes.
     const { forget } = yield* KeyCache
@@ -62,8 +66,12 @@ export const layerSql = Layer.effect(
       ...table,
       ...withSegments,
       delete: (id) => table.delete(id).pipe(Effect.ensuring(Effect.sync(forget))),
+      // Both rows locked `FOR KEY SHARE` as they are read: a segment deleted meanwhile is detached already.
       attachSegment: (brandId, segmentId) =>
-        sql`INSERT INTO brand_segments (brand_id, segment_id) VALUES (${brandId}, ${segmentId}) ON CONFLICT DO NOTHING`.pipe(
+        sql`
+          INSERT INTO brand_segments (brand_id, segment_id)
+          SELECT b.id, s.id FROM brands b, segments s WHERE b.id = ${brandId} AND s.id = ${segmentId} FOR KEY SHARE
+          ON CONFLICT DO NOTHING`.pipe(
           orDefect,
           Effect.zipRight(table.get(brandId))
         ),

@@ -14,16 +14,22 @@ export const layerMemory = Layer.effect(
       }).sort((a, b) => a - b)
     const replaceSegments = (brandId: number, segmentIds: ReadonlyArray<number>) => {
       for (const key of db.brandSegments) if (key.startsWith(`${brandId}:`)) db.brandSegments.delete(key)
-      for (const segmentId of segmentIds) db.brandSegments.add(`${brandId}:${segmentId}`)
+      // A segment deleted since the request checked it is left out, as in SQL.
+      for (const segmentId of segmentIds) if (db.segments.has(segmentId)) db.brandSegments.add(`${brandId}:${segmentId}`)
     }
     const table = ProjectTable.make<BrandRow, Omit<NewBrand, "segment_ids">, StoredBrand>(db, "brands", "Brand", {
       view: (row) => ({ ...row, segment_ids: segmentIdsOf(row.id) }),
       remove: (id) => db.deleteBrand(id)
     })
+    const withSegments = ProjectTable.withIdSet(db, "brands", table, { field: "segment_ids", replace: replaceSegments })
     return BrandsRepo.of({
       ...table,
-      ...ProjectTable.withIdSet(db, "brands", table, { field: "segment_ids", replace: replaceSegments }),
-      attachSegment: (brandId, segmentId) => Effect.suspend(() => (db.brandSegments.add(`${brandId}:${segmentId}`), table.get(brandId))),
+      ...withSegments,
+      attachSegment: (brandId, segmentId) =>
+        Effect.suspend(() => {
+          if (db.brands.has(brandId) && db.segments.has(segmentId)) db.brandSegments.add(`${brandId}:${segmentId}`)
+          return table.get(brandId)
+        }),
       detachSegment: (brandId, segmentId) => Effect.suspend(() => (db.brandSegments.delete(`${brandId}:${segmentId}`), table.get(brandId)))
     })
   })

@@ -56,7 +56,9 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
     findMany: (projectId, ids) => Effect.sync(() => ofProject(projectId).filter((row) => ids.includes(row.id)).map(view)),
     existing: (projectId, ids) => Effect.sync(() => ids.filter((id) => rows.get(id)?.project_id === projectId)),
     create: (projectId, values) =>
-      Effect.suspend(() => {
+      Effect.suspend((): Effect.Effect<A, NotFound | Conflict> => {
+        // Deleted after the request found it: the SQL table's foreign key (and its lock) says the same.
+        if (!db.projects.has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
         const now = db.now()
         return save({ ...values, id: db.nextId(table), project_id: projectId, created_at: now, updated_at: now } as unknown as Row)
       }),
