@@ -1,10 +1,14 @@
-import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Data, Effect, Layer, Schema } from "effect"
+import { lockBrandCap, lockForWriting } from "../Database/ProjectLocks.ts"
 import * as ProjectTable from "../Database/ProjectTable.ts"
-import { orDefect } from "../Database/Rows.ts"
-import { type Classification, StoredBrand } from "../Domain/Brand.ts"
+import { Count, orDefect } from "../Database/Rows.ts"
+import { type Classification, MAX_BRANDS, StoredBrand } from "../Domain/Brand.ts"
 import type { NotFound } from "../Domain/Errors.ts"
 import { KeyCache } from "../ApiKeys/KeyCache.ts"
+
+/** The project has `MAX_BRANDS` brands already. */
+export class BrandLimitReached extends Data.TaggedError("BrandLimitReached")<{}> {}
 
 export interface NewBrand {
   readonly name: string
@@ -16,10 +20,12 @@ export interface NewBrand {
 }
 
 /**
- * The project's brands, each with its segment ids. Deleting one deletes its mentions and segment
- * attachments, and a project whose own brand it was is left without one.
+ * The project's brands, each with its segment ids. Creating one past `MAX_BRANDS` fails, exactly,
+ * whatever creations run at once. Deleting one deletes its mentions and segment attachments, and a
+ * project whose own brand it was is left without one.
  */
-export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, ProjectTable.ProjectTable<StoredBrand, NewBrand> & {
+export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, Omit<ProjectTable.ProjectTable<StoredBrand, NewBrand>, "create"> & {
+  readonly create: (projectId: number, values: NewBrand) => Effect.Effect<StoredBrand, NotFound | BrandLimitReached>
   /** Idempotent: attaching an attached segment (or detaching a detached one) changes nothing. */
   readonly attachSegment: (brandId: number, segmentId: number) => Effect.Effect<StoredBrand, NotFound>
   readonly detachSegment: (brandId: number, segmentId: number) => Effect.Effect<StoredBrand, NotFound>
@@ -59,12 +65,28 @@ export const layerSql = Layer.effect(
 
     const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", rollups: false, replace: replaceSegments })
 
+    const countOf = SqlSchema.single({
+      Request: Schema.Number,
+      Result: Count,
+      execute: (projectId) => sql`SELECT count(*) AS total FROM brands WHERE project_id = ${projectId}`
+    })
+
     // Deleting a brand sets its project's `brand_id` to NULL: the project a cached key carries changes.
     const { forget } = yield* KeyCache
 
     return BrandsRepo.of({
       ...table,
       ...withSegments,
+      // The count and the insert under the project's brand cap lock (Database/ProjectLocks.ts): creations
+      // of one project's brands run one at a time, so the cap holds exactly.
+      create: (projectId, values) =>
+        Effect.gen(function*() {
+          yield* lockForWriting(sql, projectId)
+          yield* lockBrandCap(sql, projectId)
+          const { total } = yield* countOf(projectId)
+          if (total >= MAX_BRANDS) return yield* new BrandLimitReached()
+          return yield* withSegments.create(projectId, values)
+        }).pipe(sql.withTransaction, orDefect),
       delete: (id) => table.delete(id).pipe(Effect.ensuring(Effect.sync(forget))),
       // Both rows locked `FOR KEY SHARE` as they are read: a segment deleted meanwhile is detached already.
       attachSegment: (brandId, segmentId) =>

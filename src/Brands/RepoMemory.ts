@@ -1,8 +1,9 @@
 import { Effect, Layer } from "effect"
-import type { StoredBrand } from "../Domain/Brand.ts"
+import { MAX_BRANDS, type StoredBrand } from "../Domain/Brand.ts"
+import type { NotFound } from "../Domain/Errors.ts"
 import * as ProjectTable from "../Memory/ProjectTable.ts"
 import { type BrandRow, MemoryStore } from "../Memory/Store.ts"
-import { BrandsRepo, type NewBrand } from "./Repo.ts"
+import { BrandLimitReached, BrandsRepo, type NewBrand } from "./Repo.ts"
 
 export const layerMemory = Layer.effect(
   BrandsRepo,
@@ -25,6 +26,12 @@ export const layerMemory = Layer.effect(
     return BrandsRepo.of({
       ...table,
       ...withSegments,
+      create: (projectId, values) =>
+        Effect.suspend((): Effect.Effect<StoredBrand, NotFound | BrandLimitReached> =>
+          [...db.brands.values()].filter((brand) => brand.project_id === projectId).length >= MAX_BRANDS
+            ? Effect.fail(new BrandLimitReached())
+            : withSegments.create(projectId, values)
+        ),
       attachSegment: (brandId, segmentId) =>
         Effect.suspend(() => {
           if (db.brands.has(brandId) && db.segments.has(segmentId)) db.brandSegments.add(`${brandId}:${segmentId}`)

@@ -55,6 +55,21 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     )
   })
 
+  it("brands created at once near the cap: exactly 1,000, the others 422, never a 500", async () => {
+    const { project } = await setUp()
+    await server.sql!(`INSERT INTO brands (project_id, name) SELECT ${project}, 'Seeded ' || g FROM generate_series(1, 995) g`)
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => server.request("POST", "/api/v1/brands", { key, project, body: { name: `Rush ${i}` } }))
+    )
+    expectNoServerError(replies)
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(5)
+    expect(replies.filter((reply) => reply.status === 422).map((reply) => reply.body.errors)).toEqual(
+      Array.from({ length: 45 }, () => ({ brands: ["The project already has 1000 brands, the most it may have."] }))
+    )
+    const [count] = await server.sql!(`SELECT count(*)::int AS n FROM brands WHERE project_id = ${project}`)
+    expect(count!.n).toBe(1000)
+  })
+
   it("tags attached and detached at the same moment as answers are stored: every rollup stays exact", async () => {
     const { project, prompt } = await setUp()
     const tag = async (name: string) => (await server.request("POST", "/api/v1/tags", { key, project, body: { name } })).body.data.id as number
