@@ -157,6 +157,26 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     }
   })
 
+  it("a brand deleted while it is made its project's own: 204, the update 200 or 422, never a 500", async () => {
+    const { project } = await setUp()
+    for (let round = 0; round < 10; round++) {
+      const brand = (await server.request("POST", "/api/v1/brands", { key, project, body: { name: `Own ${round}` } })).body.data.id as number
+      const replies = await Promise.all([
+        server.request("PATCH", `/api/v1/projects/${project}`, { key, body: { brand_id: brand } }),
+        server.request("DELETE", `/api/v1/brands/${brand}`, { key, project }),
+        server.request("PATCH", `/api/v1/projects/${project}`, { key, body: { brand_id: brand } })
+      ])
+      expectNoServerError(replies)
+      expect(replies[1]!.status).toBe(204)
+      for (const update of [replies[0]!, replies[2]!]) {
+        if (update.status === 422) expect(update.body.errors).toEqual({ brand_id: ["The selected brand id is invalid."] })
+        else expect(update.status, update.text).toBe(200)
+      }
+      // Whatever the order, the deleted brand is no project's own.
+      expect((await server.request("GET", `/api/v1/projects/${project}`, { key })).body.data.brand_id).toBeNull()
+    }
+  })
+
   it("a segment or tag deleted while brands' segments and prompts' tags are replaced and attached: 204, no 5xx, sets without it", async () => {
     const { monitor, project } = await setUp()
     const make = async (path: string, body: object) => (await server.request("POST", path, { key, project, body })).body.data.id as number
