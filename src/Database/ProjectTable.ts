@@ -54,6 +54,12 @@ export interface ProjectTableOptions<A, Conflict> {
   readonly decode?: Schema.Schema<A, any>
   /** The unique index a write may collide with, and the error that collision is. */
   readonly unique?: { readonly index: string; readonly error: () => Conflict }
+  /**
+   * A row of the project this one names (a prompt's monitor): locked `FOR KEY SHARE` before a write
+   * that sets it, parents first (Database/ProjectLocks.ts), and `NotFound` of `resource` when it is
+   * gone (deleted since the request checked it) instead of a foreign key violation.
+   */
+  readonly parent?: { readonly column: string; readonly table: string; readonly resource: string }
 }
 
 const Filter = Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) })
@@ -120,6 +126,28 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
       )
     }
 
+    const parent = options.parent
+    /** The parent a create names, locked; `NotFound` of its resource when it is not the project's. */
+    const lockParent = (projectId: number, values: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        if (parent === undefined || typeof values[parent.column] !== "number") return
+        const rows = yield* sql`SELECT id FROM ${sql(parent.table)} WHERE id = ${values[parent.column] as number} AND project_id = ${projectId} FOR KEY SHARE`
+        if (rows.length === 0) return yield* new NotFound({ resource: parent.resource })
+      })
+    /** The parent an update names, locked, in the project of the row; `NotFound` of the row's or the parent's resource. */
+    const lockParentOf = (id: number, changes: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        if (parent === undefined || typeof changes[parent.column] !== "number") return
+        const [row] = yield* sql<{ parent: number | null }>`
+          SELECT x.id AS parent FROM ${table} r
+          LEFT JOIN LATERAL (
+            SELECT id FROM ${sql(parent.table)} WHERE id = ${changes[parent.column] as number} AND project_id = r.project_id FOR KEY SHARE
+          ) x ON true
+          WHERE r.id = ${id}`
+        if (row === undefined) return yield* new NotFound({ resource: options.resource })
+        if (row.parent === null) return yield* new NotFound({ resource: parent.resource })
+      })
+
     /** The first row; `NotFound` when there is none. */
     const first = (rows: ReadonlyArray<A>) =>
       Option.match(Arr.head(rows), { onNone: () => Effect.fail(new NotFound({ resource: options.resource })), onSome: Effect.succeed })
@@ -147,13 +175,18 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
       // first is a 404, not a foreign key violation.
       create: (projectId, values) =>
         lockForWriting(sql, projectId).pipe(
+          Effect.zipRight(lockParent(projectId, values as Record<string, unknown>)),
           Effect.zipRight(insertRow({ project_id: projectId, ...values }).pipe(collide, Effect.flatMap(first))),
           sql.withTransaction,
           orDefect
         ) as Effect.Effect<A, NotFound | Conflict>,
       update: (id, patch) => {
         const changes = changesOf(patch)
-        return isEmpty(changes) ? get(id) : updateRow({ id, changes }).pipe(collide, Effect.flatMap(first), orDefect)
+        if (isEmpty(changes)) return get(id)
+        const write = updateRow({ id, changes }).pipe(collide, Effect.flatMap(first))
+        return (parent !== undefined && parent.column in changes
+          ? lockParentOf(id, changes).pipe(Effect.zipRight(write), sql.withTransaction)
+          : write).pipe(orDefect)
       },
       get,
       delete: (id) =>

@@ -15,7 +15,10 @@ export interface NewPrompt {
   readonly tag_ids: ReadonlyArray<number>
 }
 
-/** The project's prompts, each with its tags; deleting one deletes its responses. */
+/**
+ * The project's prompts, each with its tags; deleting one deletes its responses. A create or update
+ * naming a monitor that is gone (deleted since the request checked it) is `NotFound` (Monitor).
+ */
 export class PromptsRepo extends Context.Tag("PromptsRepo")<PromptsRepo, ProjectTable.ProjectTable<Prompt, NewPrompt> & {
   /** Idempotent: attaching an attached tag (or detaching a detached one) changes nothing. */
   readonly attachTag: (promptId: number, tagId: number) => Effect.Effect<Prompt, NotFound>
@@ -37,7 +40,8 @@ export const layerSql = Layer.effect(
           SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color, 'created_at', t.created_at, 'updated_at', t.updated_at) ORDER BY t.id)
           FROM prompt_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.prompt_id = prompts.id), '[]')`
       },
-      decode: Schema.extend(rowOf(Prompt.omit("tags")), Schema.Struct({ tags: Schema.Array(Tag) }))
+      decode: Schema.extend(rowOf(Prompt.omit("tags")), Schema.Struct({ tags: Schema.Array(Tag) })),
+      parent: { column: "monitor_id", table: "monitors", resource: "Monitor" }
     })
 
     const tagIdsOf = SqlSchema.findAll({

@@ -21,7 +21,8 @@ export const layerMemory = Layer.effect(
     }
     const table = ProjectTable.make<PromptRow, Omit<NewPrompt, "tag_ids">, Prompt>(db, "prompts", "Prompt", {
       view: ({ project_id: _, ...row }) => ({ ...row, tags: tagsOf(row.id) }),
-      remove: (id) => db.deletePrompt(id)
+      remove: (id) => db.deletePrompt(id),
+      parent: { column: "monitor_id", table: "monitors", resource: "Monitor" }
     })
     return PromptsRepo.of({
       ...table,

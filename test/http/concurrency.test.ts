@@ -177,6 +177,29 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     }
   })
 
+  it("a monitor deleted while prompts are created on it and moved to it: 204, the writes 201, 200 or 422, never a 500", async () => {
+    const { monitor: other, project } = await setUp()
+    const created = async (path: string, body: object) => (await server.request("POST", path, { key, project, body })).body.data.id as number
+    for (let round = 0; round < 10; round++) {
+      const monitor = await created("/api/v1/monitors", { name: `M${round}`, country: "US", platforms: ["chatgpt"] })
+      const moved = await created("/api/v1/prompts", { monitor_id: other, text: `Moved ${round}?` })
+      const replies = await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => server.request("POST", "/api/v1/prompts", { key, project, body: { monitor_id: monitor, text: `Q${i}?` } })),
+        server.request("PATCH", `/api/v1/prompts/${moved}`, { key, project, body: { monitor_id: monitor } }),
+        server.request("DELETE", `/api/v1/monitors/${monitor}`, { key, project })
+      ])
+      expectNoServerError(replies)
+      expect(replies[4]!.status).toBe(204)
+      for (const reply of replies.slice(0, 4)) {
+        // Before the deletion: made (or moved) on the monitor, then taken along; after it: the monitor id is invalid.
+        if (reply.status === 422) expect(reply.body.errors).toEqual({ monitor_id: ["The selected monitor id is invalid."] })
+        else expect([200, 201], reply.text).toContain(reply.status)
+      }
+      const [left] = await server.sql!(`SELECT count(*)::int AS n FROM prompts WHERE monitor_id = ${monitor}`)
+      expect(left!.n).toBe(0)
+    }
+  })
+
   it("a segment or tag deleted while brands' segments and prompts' tags are replaced and attached: 204, no 5xx, sets without it", async () => {
     const { monitor, project } = await setUp()
     const make = async (path: string, body: object) => (await server.request("POST", path, { key, project, body })).body.data.id as number
