@@ -21,7 +21,7 @@ import { type Reply, sqlBackend, startServer, type TestServer } from "../support
  * Rounds per case: on PostgreSQL, before the lock order of docs/security.md, one round in two to every
  * round failed, depending on the case; on the embedded database every round did (but for a brand).
  */
-const ROUNDS = sqlBackend === "postgres" ? 8 : 3
+const ROUNDS = sqlBackend === "postgres" ? 8 : 2
 const WRITERS = 8
 /** A guard for a loaded machine, not a measure: a case takes a few seconds. */
 const TIMEOUT = 120_000
