@@ -1,15 +1,12 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
-import { brandOf } from "../Domain/Brand.ts"
+import { brandOf, MAX_BRANDS } from "../Domain/Brand.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences, projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
 import { SegmentsRepo } from "../Segments/Repo.ts"
 import { BrandsRepo } from "./Repo.ts"
-
-/** Brands a project may have: detection reads them all for every answer (docs/api.md, "Limits"). */
-export const MAX_BRANDS = 1000
 
 export const BrandsLive = ApiGroup.group(Api, "brands", (handlers) =>
   Effect.gen(function*() {
@@ -34,12 +31,10 @@ export const BrandsLive = ApiGroup.group(Api, "brands", (handlers) =>
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           yield* checkSegments(payload.segment_ids)
-          const project = yield* CurrentProject
-          const { total } = yield* brands.list(project.id, { limit: 1, offset: 0 })
-          if (total >= MAX_BRANDS) {
-            return yield* ValidationError.field("brands", `The project already has ${MAX_BRANDS} brands, the most it may have.`)
-          }
-          return yield* resource.create(payload)
+          return yield* resource.create(payload).pipe(
+            Effect.catchTag("BrandLimitReached", () =>
+              ValidationError.field("brands", `The project already has ${MAX_BRANDS} brands, the most it may have.`))
+          )
         }))
       .handle("update", ({ path, payload }) => Effect.zipRight(checkSegments(payload.segment_ids), resource.update(path.brand, payload)))
       .handle("attachSegment", ({ path }) =>

@@ -1,10 +1,14 @@
-import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Data, Effect, Layer, Schema } from "effect"
+import { lockBrandCap, lockForWriting } from "../Database/ProjectLocks.ts"
 import * as ProjectTable from "../Database/ProjectTable.ts"
-import { orDefect } from "../Database/Rows.ts"
-import { type Classification, StoredBrand } from "../Domain/Brand.ts"
+import { Count, orDefect } from "../Database/Rows.ts"
+import { type Classification, MAX_BRANDS, StoredBrand } from "../Domain/Brand.ts"
 import type { NotFound } from "../Domain/Errors.ts"
 import { KeyCache } from "../ApiKeys/KeyCache.ts"
+
+/** The project has `MAX_BRANDS` brands already. */
+export class BrandLimitReached extends Data.TaggedError("BrandLimitReached")<{}> {}
 
 export interface NewBrand {
   readonly name: string
@@ -16,10 +20,12 @@ export interface NewBrand {
 }
 
 /**
- * The project's brands, each with its segment ids. Deleting one deletes its mentions and segment
- * attachments, and a project whose own brand it was is left without one.
+ * The project's brands, each with its segment ids. Creating one past `MAX_BRANDS` fails, exactly,
+ * whatever creations run at once. Deleting one deletes its mentions and segment attachments, and a
+ * project whose own brand it was is left without one.
  */
-export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, ProjectTable.ProjectTable<StoredBrand, NewBrand> & {
+export class BrandsRepo extends Context.Tag("BrandsRepo")<BrandsRepo, Omit<ProjectTable.ProjectTable<StoredBrand, NewBrand>, "create"> & {
+  readonly create: (projectId: number, values: NewBrand) => Effect.Effect<StoredBrand, NotFound | BrandLimitReached>
   /** Idempotent: attaching an attached segment (or detaching a detached one) changes nothing. */
   readonly attachSegment: (brandId: number, segmentId: number) => Effect.Effect<StoredBrand, NotFound>
   readonly detachSegment: (brandId: number, segmentId: number) => Effect.Effect<StoredBrand, NotFound>
@@ -40,20 +46,30 @@ export const layerSql = Layer.effect(
 
     /**
      * Two replacements of one brand's segments run one after the other (the brand's row is locked
-     * first), so the second deletes what the first inserted instead of colliding with it.
+     * first), so the second deletes what the first inserted instead of colliding with it. The segments
+     * are then locked `FOR KEY SHARE`, parents before the attachments (Database/ProjectLocks.ts): one
+     * deleted since the request checked it is left out, as its deletion would have detached it.
      */
     const replaceSegments = (brandId: number, segmentIds: ReadonlyArray<number>) =>
       Effect.gen(function*() {
         yield* sql`SELECT id FROM brands WHERE id = ${brandId} FOR NO KEY UPDATE`
+        const wanted = [...new Set(segmentIds)].sort((a, b) => a - b)
+        const present = wanted.length === 0
+          ? []
+          : yield* sql<{ id: number }>`SELECT id FROM segments WHERE id = ANY(${wanted}::bigint[]) ORDER BY id FOR KEY SHARE`
         yield* sql`DELETE FROM brand_segments WHERE brand_id = ${brandId}`
-        if (segmentIds.length > 0) {
-          yield* sql`INSERT INTO brand_segments ${
-            sql.insert([...new Set(segmentIds)].sort((a, b) => a - b).map((segment_id) => ({ brand_id: brandId, segment_id })))
-          } ON CONFLICT DO NOTHING`
+        if (present.length > 0) {
+          yield* sql`INSERT INTO brand_segments ${sql.insert(present.map((row) => ({ brand_id: brandId, segment_id: row.id })))} ON CONFLICT DO NOTHING`
         }
       })
 
-    const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", replace: replaceSegments })
+    const withSegments = yield* ProjectTable.withIdSet(table, { table: "brands", field: "segment_ids", rollups: false, replace: replaceSegments })
+
+    const countOf = SqlSchema.single({
+      Request: Schema.Number,
+      Result: Count,
+      execute: (projectId) => sql`SELECT count(*) AS total FROM brands WHERE project_id = ${projectId}`
+    })
 
     // Deleting a brand sets its project's `brand_id` to NULL: the project a cached key carries changes.
     const { forget } = yield* KeyCache
@@ -61,9 +77,23 @@ export const layerSql = Layer.effect(
     return BrandsRepo.of({
       ...table,
       ...withSegments,
+      // The count and the insert under the project's brand cap lock (Database/ProjectLocks.ts): creations
+      // of one project's brands run one at a time, so the cap holds exactly.
+      create: (projectId, values) =>
+        Effect.gen(function*() {
+          yield* lockForWriting(sql, projectId)
+          yield* lockBrandCap(sql, projectId)
+          const { total } = yield* countOf(projectId)
+          if (total >= MAX_BRANDS) return yield* new BrandLimitReached()
+          return yield* withSegments.create(projectId, values)
+        }).pipe(sql.withTransaction, orDefect),
       delete: (id) => table.delete(id).pipe(Effect.ensuring(Effect.sync(forget))),
+      // Both rows locked `FOR KEY SHARE` as they are read: a segment deleted meanwhile is detached already.
       attachSegment: (brandId, segmentId) =>
-        sql`INSERT INTO brand_segments (brand_id, segment_id) VALUES (${brandId}, ${segmentId}) ON CONFLICT DO NOTHING`.pipe(
+        sql`
+          INSERT INTO brand_segments (brand_id, segment_id)
+          SELECT b.id, s.id FROM brands b, segments s WHERE b.id = ${brandId} AND s.id = ${segmentId} FOR KEY SHARE
+          ON CONFLICT DO NOTHING`.pipe(
           orDefect,
           Effect.zipRight(table.get(brandId))
         ),

@@ -259,7 +259,12 @@ export const storeBatch = (
   Effect.gen(function*() {
     if (batch.responses.length > 0) {
       yield* (yield* ResponsesRepo).insertAnalyzed(projectId, batch.responses).pipe(
-        Effect.catchTag("NotFound", () => new UserError({ message: `Project ${projectId} was deleted during the import.` }))
+        Effect.catchTag("NotFound", (gone) =>
+          new UserError({
+            message: gone.resource === "Project"
+              ? `Project ${projectId} was deleted during the import.`
+              : `A prompt (or its monitor) of this batch was deleted during the import; the batch was not stored.`
+          }))
       )
     }
     return { read: batch.read, imported: batch.responses.length, errors: batch.errors }

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
+import { lockProject } from "../Database/ProjectLocks.ts"
 import { decodeRows, IdRow, orDefect, rowOf } from "../Database/Rows.ts"
 import { Id, Timestamp } from "../Domain/Common.ts"
 import { Platform } from "../Domain/Platform.ts"
@@ -118,10 +119,16 @@ export const layerSql = Layer.effect(
 
     /**
      * Runs `body` on the job if this claim still holds it: the run row is locked first (so two workers
-     * finishing the last two jobs of a run see each other's result), then the job row.
+     * finishing the last two jobs of a run see each other's result), then the job row. Before them, the
+     * locks every write of the project takes first (Database/ProjectLocks.ts), the job's monitor and
+     * prompt among them: their deletion, which takes the run and the job along, waits for this or came
+     * first.
      */
     const whileClaimed = <A, E>(job: ClaimedJob, now: Date, body: Effect.Effect<A, E>) =>
       Effect.gen(function*() {
+        yield* lockProject(sql, job.projectId)
+        yield* sql`SELECT id FROM monitors WHERE id = ${job.monitorId} FOR KEY SHARE`
+        yield* sql`SELECT id FROM prompts WHERE id = ${job.promptId} FOR KEY SHARE`
         yield* sql`SELECT id FROM collector_runs WHERE id = ${job.runId} FOR UPDATE`
         const held = yield* sql`
           SELECT id FROM collector_jobs WHERE id = ${job.id} AND status = 'running' AND attempts = ${job.attempt}

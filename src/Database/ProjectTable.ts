@@ -1,6 +1,7 @@
 import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
 import { Array as Arr, Effect, Option, type ParseResult, Schema } from "effect"
 import { changesOf, isEmpty } from "./Changes.ts"
+import { lockForRow, lockForWriting, lockProject } from "./ProjectLocks.ts"
 import { columnsOf, findPage, IdRow, orDefect, rowOf } from "./Rows.ts"
 import { isUniqueViolation } from "./SqlErrors.ts"
 import { NotFound } from "../Domain/Errors.ts"
@@ -24,12 +25,16 @@ export interface ProjectTable<A, New, Conflict = never> {
   readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>>
   /** Which of these ids are the project's. */
   readonly existing: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>>
-  readonly create: (projectId: number, values: New) => Effect.Effect<A, Conflict>
+  /** `NotFound` (Project) when the project was deleted after the request found it. */
+  readonly create: (projectId: number, values: New) => Effect.Effect<A, NotFound | Conflict>
   /** Changes the given fields (an undefined one keeps its value); `NotFound` if the row is gone. */
   readonly update: (id: number, patch: { readonly [K in keyof New]?: New[K] | undefined }) => Effect.Effect<A, NotFound | Conflict>
   /** The row of an id, re-read after a write; `NotFound` if a concurrent request deleted it. */
   readonly get: (id: number) => Effect.Effect<A, NotFound>
-  /** Deletes the row; what hangs on it goes with it (ON DELETE CASCADE), in one transaction. */
+  /**
+   * Deletes the row; what hangs on it goes with it (ON DELETE CASCADE), in one transaction, under the
+   * project's locks (Database/ProjectLocks.ts): what it cascades to can change the analytics rollups.
+   */
   readonly delete: (id: number) => Effect.Effect<void>
 }
 
@@ -49,6 +54,12 @@ export interface ProjectTableOptions<A, Conflict> {
   readonly decode?: Schema.Schema<A, any>
   /** The unique index a write may collide with, and the error that collision is. */
   readonly unique?: { readonly index: string; readonly error: () => Conflict }
+  /**
+   * A row of the project this one names (a prompt's monitor): locked `FOR KEY SHARE` before a write
+   * that sets it, parents first (Database/ProjectLocks.ts), and `NotFound` of `resource` when it is
+   * gone (deleted since the request checked it) instead of a foreign key violation.
+   */
+  readonly parent?: { readonly column: string; readonly table: string; readonly resource: string }
 }
 
 const Filter = Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) })
@@ -115,6 +126,28 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
       )
     }
 
+    const parent = options.parent
+    /** The parent a create names, locked; `NotFound` of its resource when it is not the project's. */
+    const lockParent = (projectId: number, values: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        if (parent === undefined || typeof values[parent.column] !== "number") return
+        const rows = yield* sql`SELECT id FROM ${sql(parent.table)} WHERE id = ${values[parent.column] as number} AND project_id = ${projectId} FOR KEY SHARE`
+        if (rows.length === 0) return yield* new NotFound({ resource: parent.resource })
+      })
+    /** The parent an update names, locked, in the project of the row; `NotFound` of the row's or the parent's resource. */
+    const lockParentOf = (id: number, changes: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        if (parent === undefined || typeof changes[parent.column] !== "number") return
+        const [row] = yield* sql<{ parent: number | null }>`
+          SELECT x.id AS parent FROM ${table} r
+          LEFT JOIN LATERAL (
+            SELECT id FROM ${sql(parent.table)} WHERE id = ${changes[parent.column] as number} AND project_id = r.project_id FOR KEY SHARE
+          ) x ON true
+          WHERE r.id = ${id}`
+        if (row === undefined) return yield* new NotFound({ resource: options.resource })
+        if (row.parent === null) return yield* new NotFound({ resource: parent.resource })
+      })
+
     /** The first row; `NotFound` when there is none. */
     const first = (rows: ReadonlyArray<A>) =>
       Option.match(Arr.head(rows), { onNone: () => Effect.fail(new NotFound({ resource: options.resource })), onSome: Effect.succeed })
@@ -138,14 +171,31 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
         ids.length === 0
           ? Effect.succeed([])
           : existingIds({ projectId, ids }).pipe(Effect.map((rows) => rows.map((row) => row.id)), orDefect),
+      // The project's lifecycle lock first (Database/ProjectLocks.ts): a deletion of the project that came
+      // first is a 404, not a foreign key violation.
       create: (projectId, values) =>
-        insertRow({ project_id: projectId, ...values }).pipe(collide, Effect.flatMap(first), orDefect) as Effect.Effect<A, Conflict>,
+        lockForWriting(sql, projectId).pipe(
+          Effect.zipRight(lockParent(projectId, values as Record<string, unknown>)),
+          Effect.zipRight(insertRow({ project_id: projectId, ...values }).pipe(collide, Effect.flatMap(first))),
+          sql.withTransaction,
+          orDefect
+        ) as Effect.Effect<A, NotFound | Conflict>,
       update: (id, patch) => {
         const changes = changesOf(patch)
-        return isEmpty(changes) ? get(id) : updateRow({ id, changes }).pipe(collide, Effect.flatMap(first), orDefect)
+        if (isEmpty(changes)) return get(id)
+        const write = updateRow({ id, changes }).pipe(collide, Effect.flatMap(first))
+        return (parent !== undefined && parent.column in changes
+          ? lockParentOf(id, changes).pipe(Effect.zipRight(write), sql.withTransaction)
+          : write).pipe(orDefect)
       },
       get,
-      delete: (id) => sql`DELETE FROM ${table} WHERE id = ${id}`.pipe(sql.withTransaction, Effect.asVoid, orDefect)
+      delete: (id) =>
+        lockForRow(sql, options.table, id, { rollups: true }).pipe(
+          Effect.zipRight(sql`DELETE FROM ${table} WHERE id = ${id}`),
+          sql.withTransaction,
+          Effect.asVoid,
+          orDefect
+        )
     }
     return projectTable
   })
@@ -154,13 +204,15 @@ export const make = <A extends { readonly id: number }, New extends object, Conf
  * The create and update of a resource with a set of ids stored beside it (a brand's segments, a
  * prompt's tags): the columns and the set are written in one transaction, and the resource is
  * answered as it then is. `replace` makes the stored set the given one; a changed set alone still
- * moves the resource's `updated_at`.
+ * moves the resource's `updated_at`. When the set is counted by the analytics (`rollups`: a prompt's
+ * tags), a write of it takes the project's rollup lock before any row (Database/ProjectLocks.ts).
  */
 export const withIdSet = <A extends { readonly id: number }, Columns extends object, const Field extends string>(
   table: ProjectTable<A, Columns>,
   options: {
     readonly table: string
     readonly field: Field
+    readonly rollups: boolean
     readonly replace: (id: number, ids: ReadonlyArray<number>) => Effect.Effect<void, SqlError.SqlError | ParseResult.ParseError>
   }
 ) =>
@@ -173,14 +225,17 @@ export const withIdSet = <A extends { readonly id: number }, Columns extends obj
     const create = (projectId: number, values: New) =>
       Effect.gen(function*() {
         const { columns, ids = [] } = split(values)
+        if (ids.length > 0 && options.rollups) yield* lockProject(sql, projectId, { rollups: true })
         const created = yield* table.create(projectId, columns)
         if (ids.length === 0) return created
         yield* options.replace(created.id, ids)
-        return yield* table.get(created.id)
-      }).pipe(sql.withTransaction, Effect.catchTag("NotFound", Effect.die), orDefect)
+        // Read in the transaction that made it: it is there.
+        return yield* Effect.orDie(table.get(created.id))
+      }).pipe(sql.withTransaction, orDefect)
     const update = (id: number, patch: { readonly [K in keyof New]?: New[K] | undefined }) =>
       Effect.gen(function*() {
         const { columns, ids } = split(patch)
+        if (ids !== undefined && options.rollups) yield* lockForRow(sql, options.table, id, { rollups: true })
         const updated = yield* table.update(id, columns)
         if (ids === undefined) return updated
         yield* sql`UPDATE ${sql(options.table)} SET updated_at = now() WHERE id = ${id}`

@@ -1,6 +1,9 @@
 import { Schema } from "effect"
 import { Id, Timestamps } from "./Common.ts"
 
+/** Brands a project may have: detection reads them all for every answer (docs/api.md, "Limits"). */
+export const MAX_BRANDS = 1000
+
 export const classifications = ["competitor", "other", "ignored"] as const
 export const Classification = Schema.Literal(...classifications)
 export type Classification = typeof Classification.Type

@@ -1,6 +1,15 @@
-import { HttpApiBuilder, type HttpApiEndpoint, HttpApiSchema, HttpServerResponse } from "@effect/platform"
-import { Chunk, Effect, Either } from "effect"
+import {
+  type HttpApi,
+  HttpApiBuilder,
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpApiSchema,
+  HttpServerResponse
+} from "@effect/platform"
+import { Chunk, Effect, Either, type Layer, type Scope } from "effect"
+import { ProjectsRepo } from "../Projects/Repo.ts"
 import * as Compiled from "../Schema/Compiled.ts"
+import { projectFirst } from "./ProjectGone.ts"
 
 /**
  * `HttpApiBuilder.group`, whose endpoints' answers are encoded by their success schema compiled to a
@@ -11,12 +20,35 @@ import * as Compiled from "../Schema/Compiled.ts"
  * and JSON (test/unit/compiled-schema.test.ts). An endpoint whose success schema is a union, empty, not
  * JSON or not compilable, and any value the compiled encoder does not vouch for, are left to
  * `@effect/platform`, errors included.
+ *
+ * Every handler's 422 and resource 404 are also checked against its project (ProjectGone.ts), hence
+ * the projects' repository the group needs.
  */
-export const group: typeof HttpApiBuilder.group = ((api: any, groupName: any, build: (handlers: any) => any) =>
-  HttpApiBuilder.group(api, groupName, (handlers: any) => {
-    const built = build(handlers)
-    return Effect.isEffect(built) ? Effect.map(built, (handlers: any) => withCompiledAnswers(handlers)) : withCompiledAnswers(built)
-  })) as typeof HttpApiBuilder.group
+export const group = <
+  ApiId extends string,
+  Groups extends HttpApiGroup.HttpApiGroup.Any,
+  ApiError,
+  ApiR,
+  const Name extends HttpApiGroup.HttpApiGroup.Name<Groups>,
+  Return
+>(
+  api: HttpApi.HttpApi<ApiId, Groups, ApiError, ApiR>,
+  groupName: Name,
+  build: (
+    handlers: HttpApiBuilder.Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>
+  ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
+): Layer.Layer<
+  HttpApiGroup.ApiGroup<ApiId, Name>,
+  HttpApiBuilder.Handlers.Error<Return>,
+  | Exclude<HttpApiBuilder.Handlers.Context<Return> | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>, Scope.Scope>
+  | ProjectsRepo
+> =>
+  (HttpApiBuilder.group as any)(api, groupName, (handlers: any) =>
+    Effect.gen(function*() {
+      const built = build(handlers) as any
+      const finished = Effect.isEffect(built) ? yield* (built as Effect.Effect<any, any, any>) : built
+      return withCompiledAnswers(finished, projectFirst(yield* ProjectsRepo))
+    }))
 
 interface HandlerItem {
   readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
@@ -26,15 +58,19 @@ interface HandlerItem {
 
 // The handlers of a group are a value of @effect/platform's own prototype: copied with the list of its
 // handlers replaced, as its `handle` does.
-const withCompiledAnswers = <H extends { readonly handlers: Chunk.Chunk<HandlerItem> }>(handlers: H): H =>
+const withCompiledAnswers = <H extends { readonly handlers: Chunk.Chunk<HandlerItem> }>(
+  handlers: H,
+  projectChecked: (handler: Effect.Effect<unknown, unknown, unknown>) => Effect.Effect<unknown, unknown, unknown>
+): H =>
   Object.assign(Object.create(Object.getPrototypeOf(handlers)), handlers, {
     handlers: Chunk.map(handlers.handlers, (item) => {
       const answer = answerOf(item.endpoint)
-      if (answer === undefined) return item
       return {
         ...item,
-        handler: (request: unknown) =>
-          Effect.map(item.handler(request), (value) => HttpServerResponse.isServerResponse(value) ? value : answer(value))
+        handler: answer === undefined
+          ? (request: unknown) => projectChecked(item.handler(request))
+          : (request: unknown) =>
+            Effect.map(projectChecked(item.handler(request)), (value) => HttpServerResponse.isServerResponse(value) ? value : answer(value))
       }
     })
   })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ProjectTable } from "../Database/ProjectTable.ts"
-import { orNotFound, ValidationError } from "../Domain/Errors.ts"
+import { type NotFound, orNotFound, ValidationError } from "../Domain/Errors.ts"
 import type { Project } from "../Domain/Project.ts"
 import { CurrentProject } from "./ProjectContext.ts"
 import { paginated, type PageParams } from "./Responses.ts"
@@ -10,8 +10,11 @@ import { paginated, type PageParams } from "./Responses.ts"
  * in the active project or `<Resource> not found`, and the five endpoints' work, each answer wrapped
  * as the API answers it (`{"data": ...}`, or the page envelope).
  */
-export const projectResourceHandlers = <A extends { readonly id: number }, New, Conflict, Shown = A>(
-  table: ProjectTable<A, New, Conflict>,
+export const projectResourceHandlers = <A extends { readonly id: number }, New, Conflict, Shown = A, CreateConflict = Conflict>(
+  /** The storage; its creation may fail in ways of its own (a brand past the cap). */
+  table: Omit<ProjectTable<A, New, Conflict>, "create"> & {
+    readonly create: (projectId: number, values: New) => Effect.Effect<A, NotFound | CreateConflict>
+  },
   resource: string,
   /** The resource as the API shows it in its project (a brand's `is_own`); as stored by default. */
   shown: (project: Project) => (row: A) => Shown = () => (row) => row as unknown as Shown

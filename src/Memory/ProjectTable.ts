@@ -26,6 +26,8 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
     readonly remove: (id: number) => void
     /** What two rows of one project may not share, compared as the unique index does. */
     readonly unique?: { readonly key: (row: Row) => string; readonly error: () => Conflict }
+    /** A row of the project this one names (a prompt's monitor): `NotFound` of `resource` when it is gone. */
+    readonly parent?: { readonly column: string; readonly table: ProjectTables; readonly resource: string }
   }
 ): ProjectTable<A, New, Conflict> => {
   const rows = db[table] as unknown as Map<number, Row>
@@ -38,6 +40,13 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
     if (collides(row)) return Effect.fail(options.unique!.error())
     rows.set(row.id, row)
     return Effect.succeed(view(row))
+  }
+  /** The parent that `values` name, when it is not a row of the project. */
+  const missingParent = (projectId: number, values: object): NotFound | undefined => {
+    const parent = options.parent
+    const id = parent === undefined ? undefined : (values as Record<string, unknown>)[parent.column]
+    if (parent === undefined || typeof id !== "number") return undefined
+    return (db[parent.table] as Map<number, StoredRow>).get(id)?.project_id === projectId ? undefined : new NotFound({ resource: parent.resource })
   }
   const get = (id: number) =>
     Effect.suspend(() => {
@@ -56,7 +65,11 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
     findMany: (projectId, ids) => Effect.sync(() => ofProject(projectId).filter((row) => ids.includes(row.id)).map(view)),
     existing: (projectId, ids) => Effect.sync(() => ids.filter((id) => rows.get(id)?.project_id === projectId)),
     create: (projectId, values) =>
-      Effect.suspend(() => {
+      Effect.suspend((): Effect.Effect<A, NotFound | Conflict> => {
+        // Deleted after the request found it: the SQL table's foreign key (and its lock) says the same.
+        if (!db.projects.has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
+        const gone = missingParent(projectId, values)
+        if (gone !== undefined) return Effect.fail(gone)
         const now = db.now()
         return save({ ...values, id: db.nextId(table), project_id: projectId, created_at: now, updated_at: now } as unknown as Row)
       }),
@@ -65,6 +78,8 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
         const current = rows.get(id)
         if (current === undefined) return Effect.fail(new NotFound({ resource: resource }))
         const changes = changesOf(patch)
+        const gone = missingParent(current.project_id, changes)
+        if (gone !== undefined) return Effect.fail(gone)
         return isEmpty(changes) ? Effect.succeed(view(current)) : save({ ...current, ...changes, updated_at: db.now() })
       }),
     get,

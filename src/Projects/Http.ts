@@ -32,10 +32,11 @@ export const ProjectLive = ApiGroup.group(Api, "project", (handlers) =>
       .handle("update", ({ payload }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
-          if (typeof payload.brand_id === "number" && !(yield* projects.hasBrand(project.id, payload.brand_id))) {
-            return yield* ValidationError.field("brand_id", "The selected brand id is invalid.")
-          }
-          return { data: yield* projects.update(project.id, payload) }
+          // A brand of another project, or none (deleted meanwhile included): the repository checks it under lock.
+          const updated = yield* projects.update(project.id, payload).pipe(
+            Effect.catchIf((gone) => gone.resource === "Brand", () => ValidationError.field("brand_id", "The selected brand id is invalid."))
+          )
+          return { data: updated }
         }))
       .handle("delete", () => Effect.flatMap(CurrentProject, (project) => projects.delete(project.id)))
   }))

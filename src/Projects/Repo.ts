@@ -2,10 +2,10 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, type Option, Schema } from "effect"
 import { KeyCache } from "../ApiKeys/KeyCache.ts"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
-import { lockForDeletion, retryConflicts } from "../Database/ProjectLocks.ts"
+import { lockForDeletion, lockForWriting, retryConflicts } from "../Database/ProjectLocks.ts"
 import { findPage, orDefect, rowOf } from "../Database/Rows.ts"
 import { Id } from "../Domain/Common.ts"
-import { firstOrNotFound, type NotFound } from "../Domain/Errors.ts"
+import { firstOrNotFound, NotFound } from "../Domain/Errors.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import { Project, seededTagNames } from "../Domain/Project.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
@@ -34,6 +34,10 @@ export class ProjectsRepo extends Context.Tag("ProjectsRepo")<ProjectsRepo, {
   readonly findMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Project>>
   /** Creates the project with its three seeded tags, in one transaction. */
   readonly create: (organizationId: number, project: NewProject) => Effect.Effect<Project>
+  /**
+   * `NotFound` (Project) when the project is gone, `NotFound` (Brand) when `brand_id` names no brand of
+   * the project (or one deleted meanwhile).
+   */
   readonly update: (id: number, patch: ProjectPatch) => Effect.Effect<Project, NotFound>
   /** Deletes the project and, by cascade, everything it owns, in one transaction. */
   readonly delete: (id: number) => Effect.Effect<void>
@@ -102,8 +106,17 @@ export const layerSql = Layer.effect(
           }`
           return created
         }).pipe(sql.withTransaction, orDefect),
+      // In the lock order (Database/ProjectLocks.ts): the project's lifecycle lock, then the brand it names
+      // (FOR KEY SHARE: its deletion waits for this, or came first and this finds it gone), then the project's row.
       update: (id, patch) =>
-        updated({ id, changes: changesOf(patch) }).pipe(Effect.flatMap(firstOrNotFound("Project")), Effect.ensuring(Effect.sync(forget)), orDefect),
+        Effect.gen(function*() {
+          yield* lockForWriting(sql, id)
+          if (typeof patch.brand_id === "number") {
+            const brand = yield* sql`SELECT id FROM brands WHERE id = ${patch.brand_id} AND project_id = ${id} FOR KEY SHARE`
+            if (brand.length === 0) return yield* new NotFound({ resource: "Brand" })
+          }
+          return yield* updated({ id, changes: changesOf(patch) }).pipe(Effect.flatMap(firstOrNotFound("Project")))
+        }).pipe(sql.withTransaction, Effect.ensuring(Effect.sync(forget)), orDefect),
       // The project's locks first (src/Database/ProjectLocks.ts): answers being stored finish before, and
       // the cascade then runs alone, without deadlocking with them.
       delete: (id) =>

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { changesOf, isEmpty } from "../Database/Changes.ts"
+import { NotFound } from "../Domain/Errors.ts"
 import type { Project } from "../Domain/Project.ts"
 import { seededTagNames } from "../Domain/Project.ts"
 import { defaultTagColor } from "../Domain/Tag.ts"
@@ -37,13 +38,17 @@ export const layerMemory = Layer.effect(
           return project
         }),
       update: (id, patch) =>
-        Effect.sync(() => {
-          const current = db.projects.get(id)!
+        Effect.suspend(() => {
+          const current = db.projects.get(id)
+          if (current === undefined) return Effect.fail(new NotFound({ resource: "Project" }))
+          if (typeof patch.brand_id === "number" && db.brands.get(patch.brand_id)?.project_id !== id) {
+            return Effect.fail(new NotFound({ resource: "Brand" }))
+          }
           const changes = changesOf(patch)
-          if (isEmpty(changes)) return current
+          if (isEmpty(changes)) return Effect.succeed(current)
           const updated: Project = { ...current, ...changes, updated_at: db.now() }
           db.projects.set(id, updated)
-          return updated
+          return Effect.succeed(updated)
         }),
       delete: (id) => Effect.sync(() => db.deleteProject(id)),
       hasBrand: (projectId, brandId) => Effect.sync(() => db.brands.get(brandId)?.project_id === projectId)

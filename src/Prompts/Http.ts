@@ -4,6 +4,7 @@ import { Api } from "../Api.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences, projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
+import { NotFound, ValidationError } from "../Domain/Errors.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { TagsRepo } from "../Tags/Repo.ts"
 import { PromptsRepo } from "./Repo.ts"
@@ -24,6 +25,14 @@ export const PromptsLive = ApiGroup.group(Api, "prompts", (handlers) =>
           { field: "tags", ids: refs.tags, existing: (ids) => tags.existing(project.id, ids) }
         ]))
 
+    /** The monitor of the body deleted since `checkRefs` found it: invalid, as it would be now. */
+    const monitorGone = <A, E, R>(write: Effect.Effect<A, E, R>) =>
+      Effect.catchIf(
+        write,
+        (error) => error instanceof NotFound && error.resource === "Monitor",
+        () => ValidationError.field("monitor_id", "The selected monitor id is invalid.")
+      )
+
     /** The prompt and the tag of the path, each in the active project. */
     const pathPair = (path: { readonly prompt: number; readonly tag: number }) => Effect.all([resource.find(path.prompt), tag.find(path.tag)])
 
@@ -37,11 +46,14 @@ export const PromptsLive = ApiGroup.group(Api, "prompts", (handlers) =>
       .handle("get", ({ path }) => resource.get(path.prompt))
       .handle("delete", ({ path }) => resource.delete(path.prompt))
       .handle("create", ({ payload }) =>
-        Effect.zipRight(checkRefs(payload), resource.create({ monitor_id: payload.monitor_id, text: payload.text, tag_ids: payload.tags })))
+        Effect.zipRight(
+          checkRefs(payload),
+          resource.create({ monitor_id: payload.monitor_id, text: payload.text, tag_ids: payload.tags }).pipe(monitorGone)
+        ))
       .handle("update", ({ path, payload }) =>
         Effect.zipRight(
           checkRefs(payload),
-          resource.update(path.prompt, { monitor_id: payload.monitor_id, text: payload.text, tag_ids: payload.tags })
+          resource.update(path.prompt, { monitor_id: payload.monitor_id, text: payload.text, tag_ids: payload.tags }).pipe(monitorGone)
         ))
       .handle("attachTag", ({ path }) =>
         resource.data(Effect.flatMap(pathPair(path), ([prompt, tag]) => prompts.attachTag(prompt.id, tag.id))))

@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { NotFound } from "../Domain/Errors.ts"
 import type { Prompt } from "../Domain/Prompt.ts"
 import * as ProjectTable from "../Memory/ProjectTable.ts"
 import { byId, MemoryStore, type PromptRow } from "../Memory/Store.ts"
@@ -15,16 +16,25 @@ export const layerMemory = Layer.effect(
       })).map(({ project_id: _, ...tag }) => tag)
     const replaceTags = (promptId: number, tagIds: ReadonlyArray<number>) => {
       for (const key of db.promptTags) if (key.startsWith(`${promptId}:`)) db.promptTags.delete(key)
-      for (const tagId of tagIds) db.promptTags.add(`${promptId}:${tagId}`)
+      // A tag deleted since the request checked it is left out, as in SQL.
+      for (const tagId of tagIds) if (db.tags.has(tagId)) db.promptTags.add(`${promptId}:${tagId}`)
     }
     const table = ProjectTable.make<PromptRow, Omit<NewPrompt, "tag_ids">, Prompt>(db, "prompts", "Prompt", {
       view: ({ project_id: _, ...row }) => ({ ...row, tags: tagsOf(row.id) }),
-      remove: (id) => db.deletePrompt(id)
+      remove: (id) => db.deletePrompt(id),
+      parent: { column: "monitor_id", table: "monitors", resource: "Monitor" }
     })
     return PromptsRepo.of({
       ...table,
       ...ProjectTable.withIdSet(db, "prompts", table, { field: "tag_ids", replace: replaceTags }),
-      attachTag: (promptId, tagId) => Effect.suspend(() => (db.promptTags.add(`${promptId}:${tagId}`), table.get(promptId))),
+      attachTag: (promptId, tagId) =>
+        Effect.suspend(() => {
+          // Deleted since the request found them: as the SQL repository tells it.
+          if (!db.prompts.has(promptId)) return Effect.fail(new NotFound({ resource: "Prompt" }))
+          if (!db.tags.has(tagId)) return Effect.fail(new NotFound({ resource: "Tag" }))
+          db.promptTags.add(`${promptId}:${tagId}`)
+          return table.get(promptId)
+        }),
       detachTag: (promptId, tagId) => Effect.suspend(() => (db.promptTags.delete(`${promptId}:${tagId}`), table.get(promptId)))
     })
   })

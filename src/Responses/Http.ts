@@ -102,7 +102,10 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
           }, brands)
           const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
           if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return yield* new ValidationError({ errors: allErrors })
-          const [stored] = yield* responses.insertAnalyzed(project.id, [{ ...analyzed.right, ...detailsOf(payload) }])
+          // The prompt (or its monitor) deleted since it was found: invalid, as it would be now.
+          const [stored] = yield* responses.insertAnalyzed(project.id, [{ ...analyzed.right, ...detailsOf(payload) }]).pipe(
+            Effect.catchIf((error) => error.resource === "Prompt", () => invalidPrompt)
+          )
           return { data: stored! }
         }))
   }))

@@ -1,6 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Array as Arr, Context, Effect, Layer, type Option, Schema } from "effect"
-import { lockForWriting, retryConflicts } from "../Database/ProjectLocks.ts"
+import { lockProject, retryConflicts } from "../Database/ProjectLocks.ts"
 import { findPage, orDefect, rowOf } from "../Database/Rows.ts"
 import { Classification } from "../Domain/Brand.ts"
 import { Id } from "../Domain/Common.ts"
@@ -72,7 +72,9 @@ export interface MentionsOfResponse {
 export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
   /**
    * Stores analyzed responses with their sources, source URLs, citations and mentions, in one
-   * transaction; `NotFound` (Project) when the project was deleted meanwhile.
+   * transaction; `NotFound` (Project) when the project was deleted meanwhile, `NotFound` (Prompt) when
+   * the prompt or the monitor of one of them was, and nothing is stored then. Mentions of a brand
+   * deleted meanwhile are left out, as its deletion would have taken them.
    */
   readonly insertAnalyzed: (
     projectId: number,
@@ -137,7 +139,7 @@ const responseColumns = "id, monitor_id, prompt_id, platform, country, text, sta
 const Row = rowOf(Response)
 const CitationRow = rowOf(Citation)
 const KeyId = Schema.Struct({ id: Id, key: Schema.String })
-const KnownKey = Schema.Struct({ kind: Schema.Literal("project", "source", "url"), id: Id, key: Schema.String })
+const KnownKey = Schema.Struct({ kind: Schema.Literal("project", "monitor", "prompt", "brand", "source", "url"), id: Id, key: Schema.String })
 const ReanalysisRow = Schema.Struct({ id: Id, text: Schema.String })
 const CitedDomain = Schema.Struct({ response_id: Id, domain: Schema.String })
 
@@ -206,13 +208,42 @@ export const layerSql = Layer.effect(
       // A multi-row VALUES insert returns its rows in the order given.
       execute: (rows) => sql`INSERT INTO responses ${sql.insert(rows as Array<Record<string, any>>)} RETURNING ${columns}`
     })
-    /** Whether the project exists (a `project` row), and the ids of those of its sources and URLs that exist. */
-    const knownKeys = SqlSchema.findAll({
-      Request: Schema.Struct({ projectId: Schema.Number, domains: Schema.Array(Schema.String), urls: Schema.Array(Schema.String) }),
+    /**
+     * Whether the project exists (a `project` row), and which of these monitors of it exist, locked
+     * `FOR KEY SHARE` until the transaction ends (Database/ProjectLocks.ts: monitors before prompts).
+     */
+    const projectAndMonitors = SqlSchema.findAll({
+      Request: Schema.Struct({ projectId: Schema.Number, monitorIds: Schema.Array(Schema.Number) }),
       Result: KnownKey,
-      execute: ({ domains, projectId, urls }) =>
+      execute: ({ monitorIds, projectId }) =>
         sql`
+          WITH m AS (
+            SELECT id FROM monitors WHERE project_id = ${projectId} AND id = ANY(${monitorIds}::bigint[]) ORDER BY id FOR KEY SHARE
+          )
           SELECT 'project' AS kind, id, '' AS key FROM projects WHERE id = ${projectId}
+          UNION ALL
+          SELECT 'monitor', id, '' FROM m`
+    })
+    /**
+     * Which of these prompts and brands of the project exist, locked `FOR KEY SHARE` until the
+     * transaction ends, and the ids of those of its sources and URLs that exist, in one statement.
+     */
+    const knownKeys = SqlSchema.findAll({
+      Request: Schema.Struct({
+        projectId: Schema.Number,
+        promptIds: Schema.Array(Schema.Number),
+        brandIds: Schema.Array(Schema.Number),
+        domains: Schema.Array(Schema.String),
+        urls: Schema.Array(Schema.String)
+      }),
+      Result: KnownKey,
+      execute: ({ brandIds, domains, projectId, promptIds, urls }) =>
+        sql`
+          WITH p AS (SELECT id FROM prompts WHERE project_id = ${projectId} AND id = ANY(${promptIds}::bigint[]) FOR KEY SHARE),
+          b AS (SELECT id FROM brands WHERE project_id = ${projectId} AND id = ANY(${brandIds}::bigint[]) FOR KEY SHARE)
+          SELECT 'prompt' AS kind, id, '' AS key FROM p
+          UNION ALL
+          SELECT 'brand', id, '' FROM b
           UNION ALL
           SELECT 'source', id, domain FROM sources WHERE project_id = ${projectId} AND domain = ANY(${domains}::text[])
           UNION ALL
@@ -254,17 +285,44 @@ export const layerSql = Layer.effect(
           ORDER BY c.response_id, c.position`
     })
 
+    /** Which of these brands and responses of the project exist. */
+    const stillThere = SqlSchema.findAll({
+      Request: Schema.Struct({ projectId: Schema.Number, brandIds: Schema.Array(Schema.Number), responseIds: Schema.Array(Schema.Number) }),
+      Result: Schema.Struct({ kind: Schema.Literal("brand", "response"), id: Id }),
+      execute: ({ brandIds, projectId, responseIds }) =>
+        sql`
+          SELECT 'brand' AS kind, id FROM brands WHERE project_id = ${projectId} AND id = ANY(${brandIds}::bigint[])
+          UNION ALL
+          SELECT 'response', id FROM responses WHERE project_id = ${projectId} AND id = ANY(${responseIds}::bigint[])`
+    })
+
     return ResponsesRepo.of({
       insertAnalyzed: (projectId, responses) =>
         Effect.gen(function*() {
           if (responses.length === 0) return []
-          // First, before any row lock: a deletion of the project waits for this, or this finds it gone.
-          yield* lockForWriting(sql, projectId)
+          // The locks in their order (Database/ProjectLocks.ts): the project's lifecycle lock, before any row (a
+          // deletion of the project waits for this, or this finds it gone), then the rows the answers refer to,
+          // parents first, each kept from its deletion until this commits, or found gone.
+          yield* lockProject(sql, projectId)
+          const monitorIds = [...new Set(responses.map((r) => r.monitor_id))]
+          const present = yield* projectAndMonitors({ projectId, monitorIds })
+          if (!present.some((row) => row.kind === "project")) return yield* new NotFound({ resource: "Project" })
           const domains = [...new Set(responses.flatMap((r) => r.citations.map((c) => c.domain)))]
           const urls = new Map(responses.flatMap((r) => r.citations.map((c) => [c.normalized, c.domain] as const)))
-          // The project, and the sources and URLs that exist already (most, once a project has answers), in one statement.
-          const known = yield* knownKeys({ projectId, domains, urls: [...urls.keys()] })
-          if (!known.some((row) => row.kind === "project")) return yield* new NotFound({ resource: "Project" })
+          // The prompts and brands, and the sources and URLs that exist already (most, once a project has answers), in one statement.
+          const known = yield* knownKeys({
+            projectId,
+            promptIds: [...new Set(responses.map((r) => r.prompt_id))],
+            brandIds: [...new Set(responses.flatMap((r) => r.mentions.map((m) => m.brand_id)))],
+            domains,
+            urls: [...urls.keys()]
+          })
+          const idsOf = (rows: ReadonlyArray<typeof KnownKey.Type>, kind: typeof KnownKey.Type["kind"]) =>
+            new Set(rows.filter((row) => row.kind === kind).map((row) => row.id))
+          const [monitors, prompts, brands] = [idsOf(present, "monitor"), idsOf(known, "prompt"), idsOf(known, "brand")]
+          if (responses.some((r) => !monitors.has(r.monitor_id) || !prompts.has(r.prompt_id))) {
+            return yield* new NotFound({ resource: "Prompt" })
+          }
           const sourceIds = new Map(known.filter((row) => row.kind === "source").map((row) => [row.key, row.id]))
           const urlIds = new Map(known.filter((row) => row.kind === "url").map((row) => [row.key, row.id]))
           const newDomains = domains.filter((domain) => !sourceIds.has(domain))
@@ -314,7 +372,9 @@ export const layerSql = Layer.effect(
               position: index + 1
             }))
           )
-          const mentions = responses.flatMap((r, i) => r.mentions.map((m) => ({ response_id: stored[i]!.id, ...m })))
+          const mentions = responses.flatMap((r, i) =>
+            r.mentions.filter((m) => brands.has(m.brand_id)).map((m) => ({ response_id: stored[i]!.id, ...m }))
+          )
           if (citations.length > 0 || mentions.length > 0) {
             yield* sql`
               WITH cited AS (
@@ -357,9 +417,20 @@ export const layerSql = Layer.effect(
       replaceMentions: (projectId, responses) =>
         Effect.gen(function*() {
           if (responses.length === 0) return
-          const responseIds = responses.map((r) => r.responseId)
-          const mentions = responses.flatMap((r) =>
-            r.mentions.map(({ brand_id, position, sentiment_score }) => ({
+          // The project's locks before any row (Database/ProjectLocks.ts): the mention triggers change the
+          // rollups. No deletion runs while the rollup lock is held: the brands and responses found here
+          // stay, and those deleted since they were read are left out, as their deletion took their mentions.
+          yield* lockProject(sql, projectId, { rollups: true })
+          const present = yield* stillThere({
+            projectId,
+            brandIds: [...new Set(responses.flatMap((r) => r.mentions.map((m) => m.brand_id)))],
+            responseIds: responses.map((r) => r.responseId)
+          })
+          const brands = new Set(present.filter((row) => row.kind === "brand").map((row) => row.id))
+          const kept = new Set(present.filter((row) => row.kind === "response").map((row) => row.id))
+          const responseIds = responses.map((r) => r.responseId).filter((id) => kept.has(id))
+          const mentions = responses.filter((r) => kept.has(r.responseId)).flatMap((r) =>
+            r.mentions.filter((m) => brands.has(m.brand_id)).map(({ brand_id, position, sentiment_score }) => ({
               project_id: projectId,
               response_id: r.responseId,
               brand_id,

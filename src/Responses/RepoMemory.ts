@@ -1,4 +1,5 @@
 import { Effect, Layer, Option } from "effect"
+import { NotFound } from "../Domain/Errors.ts"
 import type { Citation, Response } from "../Domain/Response.ts"
 import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
 import { matchesFilters } from "./Filters.ts"
@@ -33,14 +34,20 @@ export const layerMemory = Layer.effect(
 
     return ResponsesRepo.of({
       insertAnalyzed: (projectId, responses) =>
-        Effect.sync(() => {
+        Effect.suspend(() => {
+          // What was deleted after the caller found it, as the SQL repository tells it.
+          if (!db.projects.has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
+          const ofProject = (row: { readonly project_id: number } | undefined) => row?.project_id === projectId
+          if (responses.some((r) => !ofProject(db.monitors.get(r.monitor_id)) || !ofProject(db.prompts.get(r.prompt_id)))) {
+            return Effect.fail(new NotFound({ resource: "Prompt" }))
+          }
           // New sources and URLs of a batch are made in key order, as the SQL repository makes them.
           const cited = responses.flatMap((r) => r.citations)
           for (const domain of [...new Set(cited.map((c) => c.domain))].sort()) sourceId(projectId, domain)
           for (const [url, domain] of [...new Map(cited.map((c) => [c.normalized, c.domain] as const))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
             sourceUrlId(projectId, sourceId(projectId, domain), url)
           }
-          return responses.map((input) => {
+          return Effect.succeed(responses.map((input) => {
             const now = db.now()
             const row: ResponseRow = {
               id: db.nextId("responses"),
@@ -71,12 +78,12 @@ export const layerMemory = Layer.effect(
                 created_at: now
               })
             })
-            for (const mention of input.mentions) {
+            for (const mention of input.mentions.filter((m) => ofProject(db.brands.get(m.brand_id)))) {
               const id = db.nextId("brand_mentions")
               db.brandMentions.set(id, { id, project_id: projectId, response_id: row.id, ...mention, created_at: now, updated_at: now })
             }
             return view(row)
-          })
+          }))
         }),
       list: (projectId, filter, window, order = defaultResponseOrder) =>
         Effect.sync(() => {
@@ -131,9 +138,11 @@ export const layerMemory = Layer.effect(
       replaceMentions: (projectId, responses) =>
         Effect.sync(() => {
           const now = db.now()
-          for (const { mentions, responseId } of responses) {
+          for (const { mentions: detected, responseId } of responses) {
             const response = db.responses.get(responseId)
             if (response === undefined || response.project_id !== projectId) continue
+            // A brand deleted since detection read it took its mentions along.
+            const mentions = detected.filter((m) => db.brands.get(m.brand_id)?.project_id === projectId)
             const existing = new Map(
               [...db.brandMentions.values()].filter((m) => m.response_id === responseId).map((m) => [m.brand_id, m] as const)
             )

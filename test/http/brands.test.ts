@@ -212,6 +212,23 @@ describe.each(backends)("brands and segments (%s)", (backend) => {
       foreignSegment = await newSegment((await newProject()).id, "Foreign")
     })
 
+    // 999 brands seeded by SQL; the in-memory reference keeps the cap too (test/unit/repositories.test.ts).
+    if (backend !== "memory") {
+      it("a project holds at most 1,000 brands: the next one is a 422 on brands, and one fits again after a deletion", async () => {
+        const full = (await newProject("Full")).id
+        await server.sql!(`INSERT INTO brands (project_id, name) SELECT ${full}, 'Seeded ' || g FROM generate_series(1, 999) g`)
+        const last = expectData(await raw("POST", "/brands", { project: full, body: { name: "Thousandth" } }), 201, "brand")
+        const refused = await raw("POST", "/brands", { project: full, body: { name: "One too many" } })
+        expectErrors(refused, { brands: ["The project already has 1000 brands, the most it may have."] })
+        expect(await brandCount(full)).toBe(1000)
+        // The limit is the project's: another project still takes brands.
+        expectData(await raw("POST", "/brands", { project: (await newProject()).id, body: { name: "Elsewhere" } }), 201, "brand")
+        expectNoContent(await raw("DELETE", `/brands/${last.id}`, { project: full }))
+        expectData(await raw("POST", "/brands", { project: full, body: { name: "Room again" } }), 201, "brand")
+        expect(await brandCount(full)).toBe(1000)
+      })
+    }
+
     it("POST /brands with only a name takes the defaults", async () => {
       // Raw: only the name is sent, untrimmed (the typed client sends every field, trimmed).
       const brand = expectData(await raw("POST", "/brands", { project, body: { name: "  Acme  " } }), 201, "brand")

@@ -55,6 +55,21 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     )
   })
 
+  it("brands created at once near the cap: exactly 1,000, the others 422, never a 500", async () => {
+    const { project } = await setUp()
+    await server.sql!(`INSERT INTO brands (project_id, name) SELECT ${project}, 'Seeded ' || g FROM generate_series(1, 995) g`)
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => server.request("POST", "/api/v1/brands", { key, project, body: { name: `Rush ${i}` } }))
+    )
+    expectNoServerError(replies)
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(5)
+    expect(replies.filter((reply) => reply.status === 422).map((reply) => reply.body.errors)).toEqual(
+      Array.from({ length: 45 }, () => ({ brands: ["The project already has 1000 brands, the most it may have."] }))
+    )
+    const [count] = await server.sql!(`SELECT count(*)::int AS n FROM brands WHERE project_id = ${project}`)
+    expect(count!.n).toBe(1000)
+  })
+
   it("tags attached and detached at the same moment as answers are stored: every rollup stays exact", async () => {
     const { project, prompt } = await setUp()
     const tag = async (name: string) => (await server.request("POST", "/api/v1/tags", { key, project, body: { name } })).body.data.id as number
@@ -142,6 +157,88 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     }
   })
 
+  it("a brand deleted while it is made its project's own: 204, the update 200 or 422, never a 500", async () => {
+    const { project } = await setUp()
+    for (let round = 0; round < 10; round++) {
+      const brand = (await server.request("POST", "/api/v1/brands", { key, project, body: { name: `Own ${round}` } })).body.data.id as number
+      const replies = await Promise.all([
+        server.request("PATCH", `/api/v1/projects/${project}`, { key, body: { brand_id: brand } }),
+        server.request("DELETE", `/api/v1/brands/${brand}`, { key, project }),
+        server.request("PATCH", `/api/v1/projects/${project}`, { key, body: { brand_id: brand } })
+      ])
+      expectNoServerError(replies)
+      expect(replies[1]!.status).toBe(204)
+      for (const update of [replies[0]!, replies[2]!]) {
+        if (update.status === 422) expect(update.body.errors).toEqual({ brand_id: ["The selected brand id is invalid."] })
+        else expect(update.status, update.text).toBe(200)
+      }
+      // Whatever the order, the deleted brand is no project's own.
+      expect((await server.request("GET", `/api/v1/projects/${project}`, { key })).body.data.brand_id).toBeNull()
+    }
+  })
+
+  it("a monitor deleted while prompts are created on it and moved to it: 204, the writes 201, 200 or 422, never a 500", async () => {
+    const { monitor: other, project } = await setUp()
+    const created = async (path: string, body: object) => (await server.request("POST", path, { key, project, body })).body.data.id as number
+    for (let round = 0; round < 10; round++) {
+      const monitor = await created("/api/v1/monitors", { name: `M${round}`, country: "US", platforms: ["chatgpt"] })
+      const moved = await created("/api/v1/prompts", { monitor_id: other, text: `Moved ${round}?` })
+      const replies = await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => server.request("POST", "/api/v1/prompts", { key, project, body: { monitor_id: monitor, text: `Q${i}?` } })),
+        server.request("PATCH", `/api/v1/prompts/${moved}`, { key, project, body: { monitor_id: monitor } }),
+        server.request("DELETE", `/api/v1/monitors/${monitor}`, { key, project })
+      ])
+      expectNoServerError(replies)
+      expect(replies[4]!.status).toBe(204)
+      for (const reply of replies.slice(0, 4)) {
+        // Before the deletion: made (or moved) on the monitor, then taken along; after it: the monitor id is invalid.
+        if (reply.status === 422) expect(reply.body.errors).toEqual({ monitor_id: ["The selected monitor id is invalid."] })
+        else expect([200, 201], reply.text).toContain(reply.status)
+      }
+      const [left] = await server.sql!(`SELECT count(*)::int AS n FROM prompts WHERE monitor_id = ${monitor}`)
+      expect(left!.n).toBe(0)
+    }
+  })
+
+  it("a segment or tag deleted while brands' segments and prompts' tags are replaced and attached: 204, no 5xx, sets without it", async () => {
+    const { monitor, project } = await setUp()
+    const make = async (path: string, body: object) => (await server.request("POST", path, { key, project, body })).body.data.id as number
+    for (let round = 0; round < 6; round++) {
+      const [doomed, kept] = [await make("/api/v1/segments", { name: `D${round}` }), await make("/api/v1/segments", { name: `K${round}` })]
+      const [gone, stays] = [await make("/api/v1/tags", { name: `D${round}` }), await make("/api/v1/tags", { name: `K${round}` })]
+      const brands = [await make("/api/v1/brands", { name: `A${round}` }), await make("/api/v1/brands", { name: `B${round}` })]
+      const prompts = [
+        await make("/api/v1/prompts", { monitor_id: monitor, text: `A${round}?` }),
+        await make("/api/v1/prompts", { monitor_id: monitor, text: `B${round}?` })
+      ]
+      const writes = [
+        ...brands.map((brand) => server.request("PATCH", `/api/v1/brands/${brand}`, { key, project, body: { segment_ids: [kept, doomed] } })),
+        ...brands.map((brand) => server.request("POST", `/api/v1/brands/${brand}/segments/${doomed}`, { key, project })),
+        ...prompts.map((prompt) => server.request("PATCH", `/api/v1/prompts/${prompt}`, { key, project, body: { tags: [stays, gone] } })),
+        ...prompts.map((prompt) => server.request("POST", `/api/v1/prompts/${prompt}/tags/${gone}`, { key, project }))
+      ]
+      const deletions = [
+        server.request("DELETE", `/api/v1/segments/${doomed}`, { key, project }),
+        server.request("DELETE", `/api/v1/tags/${gone}`, { key, project })
+      ]
+      const replies = await Promise.all([...writes, ...deletions])
+      expectNoServerError(replies)
+      expect(replies.slice(-2).map((reply) => reply.status)).toEqual([204, 204])
+      for (const reply of replies.slice(0, -2)) {
+        expect([200, 404, 422], reply.text).toContain(reply.status)
+      }
+      for (const brand of brands) {
+        const now = (await server.request("GET", `/api/v1/brands/${brand}`, { key, project })).body.data.segment_ids
+        expect(now).not.toContain(doomed)
+      }
+      for (const prompt of prompts) {
+        const now = (await server.request("GET", `/api/v1/prompts/${prompt}`, { key, project })).body.data.tags.map((t: { id: number }) => t.id)
+        expect(now).not.toContain(gone)
+      }
+      expect(await mismatches(project)).toEqual({})
+    }
+  })
+
   it("answers citing the same new domains in opposite orders never deadlock", async () => {
     const { project, prompt } = await setUp()
     for (let round = 0; round < 5; round++) {
@@ -162,7 +259,7 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     expect(await mismatches(project)).toEqual({})
   })
 
-  it("a project deleted while answers are stored: deleted, the writers get 201 or 404, nothing is left", async () => {
+  it("a project deleted while answers are stored: deleted, the writers get 201 or 404 Project not found, nothing is left", async () => {
     const { project, prompt } = await setUp()
     let deleting = false
     const writer = async (index: number) => {
@@ -180,8 +277,10 @@ describe(`concurrent writes (${sqlBackend})`, () => {
     const replies = (await Promise.all(writers)).flat()
     expect(deleted.status).toBe(204)
     expectNoServerError(replies)
+    // The project check comes first (docs/api.md, "Errors"): a request that meets the deletion is a 404, never a
+    // 422 on a prompt it could no longer find.
     for (const reply of replies) {
-      expect([201, 404, 422]).toContain(reply.status)
+      expect([201, 404], reply.text).toContain(reply.status)
       if (reply.status === 404) expect(reply.body).toEqual({ message: "Project not found" })
     }
     for (const table of ["responses", "sources", "source_urls", "brand_mentions", "prompts", "monitors", "tags"]) {

@@ -1,7 +1,9 @@
 import { expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Tracer } from "effect"
 import { ApiKeysRepo } from "../../src/ApiKeys/Repo.ts"
 import { BrandsRepo } from "../../src/Brands/Repo.ts"
+import { NotFound } from "../../src/Domain/Errors.ts"
 import { MonitorsRepo } from "../../src/Monitors/Repo.ts"
 import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import { ProjectsRepo } from "../../src/Projects/Repo.ts"
@@ -18,7 +20,8 @@ import { sqlBackend } from "../support/TestServer.ts"
  */
 const implementations = [
   ["memory", Repositories.layerMemory],
-  [sqlBackend, Repositories.layerSql.pipe(Layer.provide(migratedSql))]
+  // With the database's SqlClient too, for what a case seeds by SQL.
+  [sqlBackend, Repositories.layerSql.pipe(Layer.provideMerge(migratedSql)) as Layer.Layer<Layer.Layer.Success<typeof Repositories.layerSql>, unknown>]
 ] as const
 
 const window = (offset: number, limit: number) => ({ offset, limit })
@@ -256,6 +259,34 @@ for (const [name, implementation] of implementations) {
         yield* projects.delete(project.id)
         expect((yield* brands.list(project.id, window(0, 10))).total).toBe(0)
         expect((yield* segments.list(project.id, window(0, 10))).total).toBe(0)
+      }))
+
+    it.effect("a project's brands stop at 1,000 (BrandLimitReached), and a creation in a deleted project is its NotFound", () =>
+      Effect.gen(function*() {
+        const brands = yield* BrandsRepo
+        const { organization, project } = yield* setup
+        const brand = (name: string) => ({ name, aliases: [], domains: [], classification: "competitor" as const, segment_ids: [] })
+        // 999 brands: one statement on SQL (the layer's SqlClient), the repository in memory (instant there).
+        const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+        if (Option.isSome(sql)) {
+          yield* sql.value.unsafe(`INSERT INTO brands (project_id, name) SELECT ${project.id}, 'B' || g FROM generate_series(1, 999) g`).pipe(
+            Effect.orDie
+          )
+        } else {
+          for (let i = 0; i < 999; i++) yield* brands.create(project.id, brand(`B${i}`))
+        }
+        const last = yield* brands.create(project.id, brand("Last"))
+        expect((yield* brands.create(project.id, brand("Over")).pipe(Effect.flip))._tag).toBe("BrandLimitReached")
+        expect((yield* brands.list(project.id, window(0, 1))).total).toBe(1000)
+        yield* brands.delete(last.id)
+        yield* brands.create(project.id, brand("Again"))
+
+        const gone = yield* (yield* ProjectsRepo).create(organization.id, { name: "Gone", domain: null })
+        yield* (yield* ProjectsRepo).delete(gone.id)
+        expect(yield* brands.create(gone.id, brand("Orphan")).pipe(Effect.flip)).toEqual(new NotFound({ resource: "Project" }))
+        expect(yield* (yield* TagsRepo).create(gone.id, { name: "Orphan", color: "#000000" }).pipe(Effect.flip)).toEqual(
+          new NotFound({ resource: "Project" })
+        )
       }))
 
     it.effect("a page of brands loads the segment ids of every brand on it in one query", () =>
