@@ -205,7 +205,7 @@ describe(`the built server and workers with the settings that load modules (${ba
     onTestFailed(() => console.error(outputs()))
     const project = (await call("POST", "/api/v1/projects", { body: { name: "Settings", domain: "acme.com" } })).body.data.id as number
     await call("POST", "/api/v1/brands", { project, body: { name: "Acme", domains: ["acme.com"] } })
-    const monitor = (await call("POST", "/api/v1/monitors", { project, body: { name: "Manual", country: "US", platforms: PLATFORMS, schedule: "manual" } }))
+    const monitor = (await call("POST", "/api/v1/monitors", { project, body: { name: "Manual", country: "US", platforms: PLATFORMS, schedule: "manual", simulated: true } }))
       .body.data.id as number
     for (const text of ["Which CRM for a small team?", "Which CRM for an agency?", "Which CRM for a school?"]) {
       expect((await call("POST", "/api/v1/prompts", { project, body: { monitor_id: monitor, text } })).status).toBe(201)
