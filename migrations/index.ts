@@ -9,6 +9,7 @@ import analyticsPending from "./0008_analytics_pending.ts"
 import authChanges from "./0009_auth_changes.ts"
 import simulatedMonitors from "./0011_simulated_monitors.ts"
 import answerDetails from "./0012_answer_details.ts"
+import citationProject from "./0014_citation_project.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -25,5 +26,6 @@ export const migrations = {
   "0008_analytics_pending": analyticsPending,
   "0009_auth_changes": authChanges,
   "0011_simulated_monitors": simulatedMonitors,
-  "0012_answer_details": answerDetails
+  "0012_answer_details": answerDetails,
+  "0014_citation_project": citationProject
 }

@@ -392,8 +392,8 @@ const program = Effect.gen(function*() {
       // position is drawn Zipf-like over the 30,000, and 5% of positions repeat the one before.
       const [citations] = yield* sql.unsafe<{ n: number }>(`
         WITH inserted AS (
-          INSERT INTO citations (response_id, source_id, source_url_id, url, position, created_at)
-          SELECT r.id, su.source_id, su.id,
+          INSERT INTO citations (project_id, response_id, source_id, source_url_id, url, position, created_at)
+          SELECT r.project_id, r.id, su.source_id, su.id,
             CASE WHEN ${u("r.id * 64 + g.pos", 12)} < 0.15 THEN su.url || '?utm_source=' || r.platform ELSE su.url END,
             g.pos, r.analyzed_at
           FROM responses r

@@ -9,8 +9,8 @@ import { BrandMention, Response } from "../Domain/Response.ts"
 import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
+import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
 import { listFilterQuery } from "../Http/FilterQuery.ts"
-import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { PageQuery } from "../Http/Responses.ts"
 import { sortColumns } from "./Repo.ts"
@@ -45,6 +45,7 @@ const IncludeList = Schema.String.pipe(
 
 export const BrandMentionsQuery = Fields.input({
   ...PageQuery,
+  ...CursorQuery,
   ...listFilterQuery,
   response_id: Fields.optional(Fields.idQuery("response_id")),
   brand_id: Fields.optional(Fields.idQuery("brand_id")),
@@ -80,12 +81,13 @@ export class BrandMentionsApi extends HttpApiGroup.make("brandMentions")
     HttpApiEndpoint.get("list", "/brand-mentions")
       .setUrlParams(BrandMentionsQuery)
       .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(BrandMentionWithRelations))
+      .addSuccess(ListSchema(BrandMentionWithRelations))
       .pipe(guarded("brands:read", "List brand mentions", "Every brand mention of the active project, newest first, with its response's `collected_at`. " +
           "Filters `response_id`, `brand_id`, and those of the responses: `start_date` and `end_date` (on `collected_at`, together), " +
           "`platforms[]`, `countries[]`, `monitors[]`, `tags[]`; `sort_by` one of " +
           `${sortColumns.join(", ")} with \`sort_order\` asc or desc (id breaks ties); \`include\` nests related resources ` +
-          "(`response.prompt` under `response`, `brand.project.organization` under `brand.project`)."))
+          "(`response.prompt` under `response`, `brand.project.organization` under `brand.project`). `cursor` reads the list by cursor " +
+          "instead of by page."))
   )
   .middleware(ProjectContext)
   .addError(ErrorSchemas.ValidationError)

@@ -10,13 +10,13 @@ import type { BrandMention } from "../Domain/Response.ts"
 import { decodeResponseFilters } from "../Http/FilterQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
-import { paginated } from "../Http/Responses.ts"
+import { listed } from "../Http/Cursor.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import type { BrandMentionWithRelations, Include } from "./Api.ts"
-import { BrandMentionsRepo } from "./Repo.ts"
+import { BrandMentionsRepo, mentionKeyParts } from "./Repo.ts"
 
 const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => new Map(rows.map((row) => [row.id, row] as const))
 const distinct = (ids: ReadonlyArray<number>) => [...new Set(ids)]
@@ -87,7 +87,12 @@ export const BrandMentionsLive = ApiGroup.group(Api, "brandMentions", (handlers)
         const order = { by: urlParams.sort_by ?? "created_at", direction: urlParams.sort_order ?? "desc" } as const
         const filters = yield* decodeResponseFilters((references) => orDefect(analytics.knownReferences(project.id, references)))
         const filter = { ...filters, responseId: urlParams.response_id, brandId: urlParams.brand_id }
-        const page = yield* paginated(urlParams, (window) => mentions.list(project.id, filter, order, window))
+        const page = yield* listed(
+          urlParams,
+          { endpoint: "brand-mentions", projectId: project.id, query: { filter, order }, parts: mentionKeyParts(order) },
+          (window) => mentions.list(project.id, filter, order, window),
+          (keyset) => mentions.listAfter(project.id, filter, order, keyset)
+        )
         const include = new Set(urlParams.include ?? [])
         if (include.size === 0) return page
         return { ...page, data: yield* withRelations(project, page.data, include) }

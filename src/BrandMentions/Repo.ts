@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
+import { findKeysetPage } from "../Database/Keyset.ts"
 import { findPage, rowOf } from "../Database/Rows.ts"
-import type { Page, Window } from "../Domain/Page.ts"
+import type { Key, KeyPart, Keyset, KeysetPage, Page, Window } from "../Domain/Page.ts"
 import { responseConditions, type ResponseFilters } from "../Responses/Filters.ts"
 import { BrandMention } from "../Domain/Response.ts"
 
@@ -20,6 +21,17 @@ export interface MentionOrder {
   readonly direction: "asc" | "desc"
 }
 
+/** What the key of a mention holds in `order` (Domain/Page.ts): the sort column's value (unless id), its id. */
+export const mentionKeyParts = (order: MentionOrder): ReadonlyArray<KeyPart> =>
+  order.by === "id" ? ["integer"] : [order.by === "position" || order.by === "sentiment_score" ? "integer" : "timestamp", "integer"]
+
+/** The key of a mention in `order`. */
+export const mentionKey = (order: MentionOrder) => (mention: BrandMention): Key => {
+  if (order.by === "id") return [mention.id]
+  const value = mention[order.by]
+  return [value instanceof Date ? value.toISOString() : value, mention.id]
+}
+
 export class BrandMentionsRepo extends Context.Tag("BrandMentionsRepo")<BrandMentionsRepo, {
   readonly list: (
     projectId: number,
@@ -27,6 +39,13 @@ export class BrandMentionsRepo extends Context.Tag("BrandMentionsRepo")<BrandMen
     order: MentionOrder,
     window: Window
   ) => Effect.Effect<Page<BrandMention>>
+  /** The same list, the mentions after a key (`mentionKey`) in `order`. */
+  readonly listAfter: (
+    projectId: number,
+    filter: MentionFilter,
+    order: MentionOrder,
+    keyset: Keyset
+  ) => Effect.Effect<KeysetPage<BrandMention>>
 }>() {}
 
 const Row = rowOf(BrandMention)
@@ -35,13 +54,15 @@ export const layerSql = Layer.effect(
   BrandMentionsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql`m.id, m.response_id, m.brand_id, m.position, m.sentiment_score, r.collected_at, m.created_at, m.updated_at`
+    const mentionConditions = (projectId: number, filter: MentionFilter) => [
+      sql`m.project_id = ${projectId}`,
+      ...(filter.responseId === undefined ? [] : [sql`m.response_id = ${filter.responseId}`]),
+      ...(filter.brandId === undefined ? [] : [sql`m.brand_id = ${filter.brandId}`])
+    ]
     return BrandMentionsRepo.of({
       list: (projectId, filter, order, window) => {
-        const ofMention = [
-          sql`m.project_id = ${projectId}`,
-          ...(filter.responseId === undefined ? [] : [sql`m.response_id = ${filter.responseId}`]),
-          ...(filter.brandId === undefined ? [] : [sql`m.brand_id = ${filter.brandId}`])
-        ]
+        const ofMention = mentionConditions(projectId, filter)
         const ofResponse = responseConditions(sql, sql`r`, filter)
         const where = sql.and([...ofMention, ...ofResponse])
         const mentionsAlone = sql`brand_mentions m WHERE ${sql.and(ofMention)}`
@@ -51,7 +72,7 @@ export const layerSql = Layer.effect(
         const orderBy = order.by === "id" ? sql`m.id ${direction}` : sql`${column} ${direction}, m.id ${direction}`
         return findPage(sql, {
           Result: Row,
-          columns: sql`m.id, m.response_id, m.brand_id, m.position, m.sentiment_score, r.collected_at, m.created_at, m.updated_at`,
+          columns,
           from: sql`brand_mentions m JOIN responses r ON r.id = m.response_id WHERE ${where}`,
           // Every mention has its response (a foreign key, deleted with it): without a condition on the
           // response, the join removes no mention, and counting a million of them takes 40 ms without it
@@ -63,6 +84,19 @@ export const layerSql = Layer.effect(
             : undefined,
           orderBy
         }, window)
+      },
+      listAfter: (projectId, filter, order, keyset) => {
+        const parts = mentionKeyParts(order)
+        const column = order.by === "collected_at" ? sql`r.collected_at` : sql`m.${sql(order.by)}`
+        return findKeysetPage(sql, {
+          Result: Row,
+          columns,
+          tables: sql`brand_mentions m JOIN responses r ON r.id = m.response_id`,
+          where: [...mentionConditions(projectId, filter), ...responseConditions(sql, sql`r`, filter)],
+          keyColumns: order.by === "id" ? [[sql`m.id`, "integer"]] : [[column, parts[0]!], [sql`m.id`, "integer"]],
+          direction: order.direction,
+          keyOf: mentionKey(order)
+        }, keyset)
       }
     })
   })

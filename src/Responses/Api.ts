@@ -15,8 +15,8 @@ import {
 import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
+import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
 import { listFilterQuery } from "../Http/FilterQuery.ts"
-import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
 import { responseSortColumns } from "./Repo.ts"
@@ -137,6 +137,7 @@ export const CreateResponse = Fields.input({
 
 export const ResponsesQuery = Fields.input({
   ...PageQuery,
+  ...CursorQuery,
   monitor_id: Fields.optional(Fields.idQuery("monitor_id")),
   prompt_id: Fields.optional(Fields.idQuery("prompt_id")),
   platform: Fields.optional(Fields.oneOf("platform", platforms)),
@@ -148,6 +149,7 @@ export const ResponsesQuery = Fields.input({
 
 export const CitationsQuery = Fields.input({
   ...PageQuery,
+  ...CursorQuery,
   response_id: Fields.optional(Fields.idQuery("response_id")),
   ...listFilterQuery
 })
@@ -159,14 +161,15 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
     HttpApiEndpoint.get("list", "/responses")
       .setUrlParams(ResponsesQuery)
       .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(Response))
+      .addSuccess(ListSchema(Response))
       .pipe(guarded(
         "responses:read",
         "List responses",
         "The responses of the active project, by id (oldest first) unless `sort_by` (`id` or `collected_at`) and `sort_order` " +
           "(`asc` or `desc`) say otherwise; id in the same direction breaks ties. Filters `monitor_id`, `prompt_id`, `platform`, " +
           "`status`, and those of the analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), " +
-          "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now)."
+          "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now). `cursor` reads the list by " +
+          "cursor instead of by page (docs: \"Reading a whole list: cursors\")."
       ))
   )
   .add(
@@ -186,13 +189,13 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
     HttpApiEndpoint.get("citations", "/citations")
       .setUrlParams(CitationsQuery)
       .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(Citation))
+      .addSuccess(ListSchema(Citation))
       .pipe(guarded(
         "citations:read",
         "List citations",
         "The citations of the active project's responses, by id (so a response's come in the platform's order); `response_id` narrows " +
           "to one response, and the filters of the responses (`start_date` and `end_date` on `collected_at`, `platforms[]`, " +
-          "`countries[]`, `monitors[]`, `tags[]`) to theirs."
+          "`countries[]`, `monitors[]`, `tags[]`) to theirs. `cursor` reads the list by cursor instead of by page."
       ))
   )
   .middleware(ProjectContext)

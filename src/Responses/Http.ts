@@ -7,12 +7,12 @@ import { type FieldErrors, orNotFound, ValidationError } from "../Domain/Errors.
 import { decodeResponseFilters } from "../Http/FilterQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
-import { paginated } from "../Http/Responses.ts"
+import { listed } from "../Http/Cursor.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { Analyzer } from "./Analyzer.ts"
 import { detailsOf } from "./Api.ts"
-import { defaultResponseOrder, ResponsesRepo } from "./Repo.ts"
+import { citationKeyParts, defaultResponseOrder, responseKeyParts, ResponsesRepo } from "./Repo.ts"
 
 /** A little clock skew is tolerated; an answer collected in the future is a client's bug. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000
@@ -52,7 +52,12 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             by: urlParams.sort_by ?? defaultResponseOrder.by,
             direction: urlParams.sort_order ?? defaultResponseOrder.direction
           }
-          return yield* paginated(urlParams, (window) => responses.list(project.id, filter, window, order))
+          return yield* listed(
+            urlParams,
+            { endpoint: "responses", projectId: project.id, query: { filter, order }, parts: responseKeyParts(order) },
+            (window) => responses.list(project.id, filter, window, order),
+            (keyset) => responses.listAfter(project.id, filter, keyset, order)
+          )
         }))
       .handle("get", ({ path }) =>
         CurrentProject.pipe(
@@ -69,7 +74,12 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             existing: (ids) => Effect.map(responses.findMany(project.id, ids), (found) => found.map((response) => response.id))
           }])
           const filter = { ...(yield* filtersOf(project.id)), responseId: urlParams.response_id }
-          return yield* paginated(urlParams, (window) => responses.citations(project.id, filter, window))
+          return yield* listed(
+            urlParams,
+            { endpoint: "citations", projectId: project.id, query: { filter }, parts: citationKeyParts },
+            (window) => responses.citations(project.id, filter, window),
+            (keyset) => responses.citationsAfter(project.id, filter, keyset)
+          )
         }))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {

@@ -1,11 +1,12 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Array as Arr, Context, Effect, Layer, type Option, Schema } from "effect"
 import { lockProject, retryConflicts } from "../Database/ProjectLocks.ts"
+import { findKeysetPage } from "../Database/Keyset.ts"
 import { findPage, orDefect, rowOf } from "../Database/Rows.ts"
 import { Classification } from "../Domain/Brand.ts"
 import { Id } from "../Domain/Common.ts"
 import { NotFound } from "../Domain/Errors.ts"
-import type { Page, Window } from "../Domain/Page.ts"
+import type { Key, KeyPart, Keyset, KeysetPage, Page, Window } from "../Domain/Page.ts"
 import type { Platform } from "../Domain/Platform.ts"
 import { type AnswerDetails, Citation, Response, type ResponseStatus } from "../Domain/Response.ts"
 import { responseConditions, type ResponseFilters } from "./Filters.ts"
@@ -45,6 +46,23 @@ export interface ResponseOrder {
 /** The documented order of `GET /responses` when none is asked for: by id, oldest first. */
 export const defaultResponseOrder: ResponseOrder = { by: "id", direction: "asc" }
 
+/** What the key of a response holds in `order` (Domain/Page.ts): its `collected_at` when sorted by it, its id. */
+export const responseKeyParts = (order: ResponseOrder): ReadonlyArray<KeyPart> =>
+  order.by === "id" ? ["integer"] : ["timestamp", "integer"]
+
+/** The key of a response in `order`. */
+export const responseKey = (order: ResponseOrder) => (response: Response): Key =>
+  order.by === "id" ? [response.id] : [response.collected_at.toISOString(), response.id]
+
+/** The key of a citation: its id (the only order of the list). */
+export const citationKeyParts: ReadonlyArray<KeyPart> = ["integer"]
+export const citationKey = (citation: Citation): Key => [citation.id]
+
+/** Which citations a list shows: the responses' window and filters, or those of one response. */
+export interface CitationFilter extends ResponseFilters {
+  readonly responseId?: number | undefined
+}
+
 /** What detection needs to know of the project's brands. */
 export const BrandForDetection = Schema.Struct({
   id: Id,
@@ -82,14 +100,14 @@ export class ResponsesRepo extends Context.Tag("ResponsesRepo")<ResponsesRepo, {
   ) => Effect.Effect<ReadonlyArray<Response>, NotFound>
   /** A page of the project's responses; by id, oldest first, without an order. */
   readonly list: (projectId: number, filter: ResponseFilter, window: Window, order?: ResponseOrder) => Effect.Effect<Page<Response>>
+  /** The same list, the rows after a key (`responseKey`) in `order`. */
+  readonly listAfter: (projectId: number, filter: ResponseFilter, keyset: Keyset, order: ResponseOrder) => Effect.Effect<KeysetPage<Response>>
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<Response>>
   /** The responses of these ids in the project, in one query. */
   readonly findMany: (projectId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<Response>>
-  readonly citations: (
-    projectId: number,
-    filter: ResponseFilters & { readonly responseId?: number | undefined },
-    window: Window
-  ) => Effect.Effect<Page<Citation>>
+  readonly citations: (projectId: number, filter: CitationFilter, window: Window) => Effect.Effect<Page<Citation>>
+  /** The same list, the citations after a key (`citationKey`), by id. */
+  readonly citationsAfter: (projectId: number, filter: CitationFilter, keyset: Keyset) => Effect.Effect<KeysetPage<Citation>>
   readonly brandsForDetection: (projectId: number) => Effect.Effect<ReadonlyArray<BrandForDetection>>
   /**
    * A batch of re-analysis: the project's analyzed responses with ids above `afterId`, by id, at most
@@ -192,15 +210,15 @@ export const layerSql = Layer.effect(
       })
     }
 
-    const where = (projectId: number, filter: ResponseFilter) =>
-      sql.and([
-        sql`project_id = ${projectId}`,
-        ...(filter.monitorId === undefined ? [] : [sql`monitor_id = ${filter.monitorId}`]),
-        ...(filter.promptId === undefined ? [] : [sql`prompt_id = ${filter.promptId}`]),
-        ...(filter.platform === undefined ? [] : [sql`platform = ${filter.platform}`]),
-        ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
-        ...responseConditions(sql, sql`responses`, filter)
-      ])
+    const conditions = (projectId: number, filter: ResponseFilter) => [
+      sql`project_id = ${projectId}`,
+      ...(filter.monitorId === undefined ? [] : [sql`monitor_id = ${filter.monitorId}`]),
+      ...(filter.promptId === undefined ? [] : [sql`prompt_id = ${filter.promptId}`]),
+      ...(filter.platform === undefined ? [] : [sql`platform = ${filter.platform}`]),
+      ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+      ...responseConditions(sql, sql`responses`, filter)
+    ]
+    const where = (projectId: number, filter: ResponseFilter) => sql.and(conditions(projectId, filter))
 
     const insertResponses = SqlSchema.findAll({
       Request: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
@@ -254,12 +272,24 @@ export const layerSql = Layer.effect(
       Result: Row,
       execute: ({ ids, projectId }) => sql`SELECT ${columns} FROM responses WHERE project_id = ${projectId} AND id IN ${sql.in(ids)} ORDER BY id`
     })
-    const citationsWhere = (projectId: number, filter: ResponseFilters & { readonly responseId?: number | undefined }) =>
-      sql.and([
-        sql`r.project_id = ${projectId}`,
-        ...(filter.responseId === undefined ? [] : [sql`c.response_id = ${filter.responseId}`]),
-        ...responseConditions(sql, sql`r`, filter)
-      ])
+    /**
+     * The citations a list shows, and the tables they are read from: the citations alone (they carry their
+     * project), joined to their responses only when a condition is on those.
+     */
+    const citationsOf = (projectId: number, filter: CitationFilter) => {
+      const ofResponse = responseConditions(sql, sql`r`, filter)
+      return {
+        tables: ofResponse.length === 0
+          ? sql`citations c`
+          : sql`citations c JOIN responses r ON r.id = c.response_id AND r.project_id = c.project_id`,
+        where: [
+          sql`c.project_id = ${projectId}`,
+          ...(filter.responseId === undefined ? [] : [sql`c.response_id = ${filter.responseId}`]),
+          ...ofResponse
+        ]
+      }
+    }
+    const citationColumns = sql`c.id, c.response_id, c.source_id, c.source_url_id, c.url, c.position, c.created_at`
     const brandsOf = SqlSchema.findAll({
       Request: Schema.Number,
       Result: BrandForDetection,
@@ -378,8 +408,8 @@ export const layerSql = Layer.effect(
           if (citations.length > 0 || mentions.length > 0) {
             yield* sql`
               WITH cited AS (
-                INSERT INTO citations (response_id, source_id, source_url_id, url, position)
-                SELECT * FROM unnest(${citations.map((c) => c.response_id)}::bigint[], ${citations.map((c) => c.source_id)}::bigint[],
+                INSERT INTO citations (project_id, response_id, source_id, source_url_id, url, position)
+                SELECT ${projectId}, * FROM unnest(${citations.map((c) => c.response_id)}::bigint[], ${citations.map((c) => c.source_id)}::bigint[],
                   ${citations.map((c) => c.source_url_id)}::bigint[], ${citations.map((c) => c.url)}::text[],
                   ${citations.map((c) => c.position)}::integer[])
               )
@@ -397,15 +427,31 @@ export const layerSql = Layer.effect(
         // A page's ids are chosen on the index alone, then its rows (with their texts) are read.
         return findPage(sql, { Result: Row, columns, from, orderBy, keys: { key: sql`responses.id`, from, tables: sql`responses` } }, window)
       },
+      listAfter: (projectId, filter, keyset, order) =>
+        findKeysetPage(sql, {
+          Result: Row,
+          columns,
+          tables: sql`responses`,
+          where: conditions(projectId, filter),
+          keyColumns: order.by === "id" ? [[sql`id`, "integer"]] : [[sql`collected_at`, "timestamp"], [sql`id`, "integer"]],
+          direction: order.direction,
+          keyOf: responseKey(order)
+        }, keyset),
       find: (projectId, id) => byIds({ projectId, ids: [id] }).pipe(Effect.map(Arr.head), orDefect),
       findMany: (projectId, ids) => (ids.length === 0 ? Effect.succeed([]) : orDefect(byIds({ projectId, ids }))),
-      citations: (projectId, filter, window) =>
-        findPage(sql, {
+      citations: (projectId, filter, window) => {
+        const { tables, where } = citationsOf(projectId, filter)
+        return findPage(sql, { Result: CitationRow, columns: citationColumns, from: sql`${tables} WHERE ${sql.and(where)}`, orderBy: sql`c.id` }, window)
+      },
+      citationsAfter: (projectId, filter, keyset) =>
+        findKeysetPage(sql, {
           Result: CitationRow,
-          columns: sql`c.id, c.response_id, c.source_id, c.source_url_id, c.url, c.position, c.created_at`,
-          from: sql`citations c JOIN responses r ON r.id = c.response_id WHERE ${citationsWhere(projectId, filter)}`,
-          orderBy: sql`c.id`
-        }, window),
+          columns: citationColumns,
+          ...citationsOf(projectId, filter),
+          keyColumns: [[sql`c.id`, "integer"]],
+          direction: "asc",
+          keyOf: citationKey
+        }, keyset),
       brandsForDetection: (projectId) => orDefect(brandsOf(projectId)),
       forReanalysis: (projectId, afterId, limit) =>
         Effect.gen(function*() {

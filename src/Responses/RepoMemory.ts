@@ -1,9 +1,19 @@
 import { Effect, Layer, Option } from "effect"
 import { NotFound } from "../Domain/Errors.ts"
+import { keysetOf } from "../Domain/Page.ts"
 import type { Citation, Response } from "../Domain/Response.ts"
 import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
 import { matchesFilters } from "./Filters.ts"
-import { defaultResponseOrder, type ResponseFilter, ResponsesRepo, storedDetails } from "./Repo.ts"
+import {
+  citationKey,
+  type CitationFilter,
+  defaultResponseOrder,
+  type ResponseFilter,
+  responseKey,
+  type ResponseOrder,
+  ResponsesRepo,
+  storedDetails
+} from "./Repo.ts"
 
 const view = ({ project_id: _, ...response }: ResponseRow): Response => response
 
@@ -31,6 +41,24 @@ export const layerMemory = Layer.effect(
       (filter.platform === undefined || r.platform === filter.platform) &&
       (filter.status === undefined || r.status === filter.status) &&
       matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(r)
+
+    /** The project's responses `filter` keeps, in `order`, `id` in the same direction breaking ties. */
+    const listed = (projectId: number, filter: ResponseFilter, order: ResponseOrder) => {
+      const sign = order.direction === "asc" ? 1 : -1
+      const key = (r: ResponseRow) => (order.by === "id" ? 0 : r.collected_at.getTime())
+      return byId(db.responses.values())
+        .filter(matches(projectId, filter))
+        .sort((a, b) => sign * (key(a) - key(b)) || sign * (a.id - b.id))
+        .map(view)
+    }
+    /** The project's citations `filter` keeps, by id. */
+    const citationsOf = (projectId: number, filter: CitationFilter) =>
+      byId(db.citations.values()).filter((c: Citation) => {
+        const response = db.responses.get(c.response_id)
+        return response?.project_id === projectId &&
+          (filter.responseId === undefined || c.response_id === filter.responseId) &&
+          matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(response)
+      })
 
     return ResponsesRepo.of({
       insertAnalyzed: (projectId, responses) =>
@@ -85,31 +113,15 @@ export const layerMemory = Layer.effect(
             return view(row)
           }))
         }),
-      list: (projectId, filter, window, order = defaultResponseOrder) =>
-        Effect.sync(() => {
-          const sign = order.direction === "asc" ? 1 : -1
-          const key = (r: ResponseRow) => (order.by === "id" ? 0 : r.collected_at.getTime())
-          const rows = byId(db.responses.values())
-            .filter(matches(projectId, filter))
-            .sort((a, b) => sign * (key(a) - key(b)) || sign * (a.id - b.id))
-          return pageOf(rows.map(view), window)
-        }),
+      list: (projectId, filter, window, order = defaultResponseOrder) => Effect.sync(() => pageOf(listed(projectId, filter, order), window)),
+      listAfter: (projectId, filter, keyset, order) =>
+        Effect.sync(() => keysetOf(listed(projectId, filter, order), responseKey(order), order.direction, keyset)),
       find: (projectId, id) =>
         Effect.sync(() => Option.fromNullable(db.responses.get(id)).pipe(Option.filter((r) => r.project_id === projectId), Option.map(view))),
       findMany: (projectId, ids) =>
         Effect.sync(() => ids.flatMap((id) => db.responses.get(id) ?? []).filter((r) => r.project_id === projectId).map(view)),
-      citations: (projectId, filter, window) =>
-        Effect.sync(() =>
-          pageOf(
-            byId(db.citations.values()).filter((c: Citation) => {
-              const response = db.responses.get(c.response_id)
-              return response?.project_id === projectId &&
-                (filter.responseId === undefined || c.response_id === filter.responseId) &&
-                matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(response)
-            }),
-            window
-          )
-        ),
+      citations: (projectId, filter, window) => Effect.sync(() => pageOf(citationsOf(projectId, filter), window)),
+      citationsAfter: (projectId, filter, keyset) => Effect.sync(() => keysetOf(citationsOf(projectId, filter), citationKey, "asc", keyset)),
       brandsForDetection: (projectId) =>
         Effect.sync(() =>
           byId(db.brands.values()).filter((b) => b.project_id === projectId).map(({ id, name, aliases, domains, classification }) => ({

@@ -133,8 +133,8 @@ describe.each(backends)("cascade delete (%s)", (backend) => {
         seeded.responses[index]!.push(response)
         const citation = await idOf(
           sql,
-          `INSERT INTO citations (response_id, source_id, source_url_id, url, position)
-           VALUES (${response}, ${source}, ${platform === "chatgpt" ? url1 : url2}, 'https://news.example/${platform === "chatgpt" ? "a" : "b"}', 1)`
+          `INSERT INTO citations (project_id, response_id, source_id, source_url_id, url, position)
+           VALUES (${project}, ${response}, ${source}, ${platform === "chatgpt" ? url1 : url2}, 'https://news.example/${platform === "chatgpt" ? "a" : "b"}', 1)`
         )
         seeded.citations.set(response, [citation])
         const mention = await idOf(

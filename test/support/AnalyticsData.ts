@@ -298,8 +298,12 @@ export const writeSql = (organizationId: number, spec: DatasetSpec): Effect.Effe
         }
       })
     )
+    // Citations carry their project since migration 0014; the migrations' own tests write data before it.
+    const citationProject = (yield* sql`
+      SELECT 1 FROM information_schema.columns WHERE table_name = 'citations' AND column_name = 'project_id'`).length > 0
     const citations = spec.responses.flatMap((response, index) =>
       response.citations.map((url, position) => ({
+        ...(citationProject ? { project_id: project } : {}),
         response_id: responses[index],
         source_id: sources[spec.urls[url]!.source],
         source_url_id: urls[url],

@@ -336,14 +336,15 @@ const createResponse = async (project: Project, body: unknown) => {
       const row = stored.rows[0]
       if (response.citations.length > 0) {
         await client.query(
-          `INSERT INTO citations (response_id, source_id, source_url_id, url, position)
-           SELECT $1, s, u, t, p FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::int[]) AS c (s, u, t, p)`,
+          `INSERT INTO citations (project_id, response_id, source_id, source_url_id, url, position)
+           SELECT $6, $1, s, u, t, p FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::int[]) AS c (s, u, t, p)`,
           [
             row.id,
             response.citations.map((c) => sourceIds.get(c.domain)),
             response.citations.map((c) => urlIds.get(c.normalized)),
             response.citations.map((c) => c.url),
-            response.citations.map((_, i) => i + 1)
+            response.citations.map((_, i) => i + 1),
+            project.id
           ]
         )
       }
