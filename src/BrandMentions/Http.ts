@@ -89,7 +89,7 @@ export const BrandMentionsLive = ApiGroup.group(Api, "brandMentions", (handlers)
         const filter = { ...filters, responseId: urlParams.response_id, brandId: urlParams.brand_id }
         const page = yield* listed(
           urlParams,
-          { endpoint: "brand-mentions", projectId: project.id, query: { filter, order }, parts: mentionKeyParts(order) },
+          { endpoint: "brand-mentions", projectId: project.id, parts: mentionKeyParts(order) },
           (window) => mentions.list(project.id, filter, order, window),
           (keyset) => mentions.listAfter(project.id, filter, order, keyset)
         )

@@ -11,7 +11,8 @@ import { type PageParams, paginated } from "./Responses.ts"
  * Reading a whole list by cursor (docs/api.md, "Reading a whole list: cursors"): `cursor` beside `page`.
  * An empty `cursor` asks for the first rows, and every answer gives the cursor of the next ones. A cursor
  * is the key of the last row of its page (Domain/Page.ts) and a digest of the list it was made for: the
- * endpoint, the project, the filters and the order, and the key itself. Opaque to clients (base64url
+ * endpoint, the project, the query's other parameters (its filters and order; not `page`, `per_page` or
+ * `include`, which change no row of it), and the key itself. Opaque to clients (base64url
  * text of JSON), checked before any query: one that does not decode, holds values of the wrong kind, or
  * was made for another list (or altered) is a 422 on `cursor`. The digest is not a secret: a cursor a
  * client forges can only start its own project's list at some key, which the query's conditions bound.
@@ -85,14 +86,24 @@ export const decodeCursor = (raw: string, list: string, parts: ReadonlyArray<Key
   return Either.right(key as Key)
 }
 
-/** What a list is, for its cursors: the endpoint, the project, and the filters and order as decoded. */
+/** What a list is, for its cursors: the endpoint and the project; and what its keys hold in its order. */
 export interface CursorList {
   readonly endpoint: string
   readonly projectId: number
-  /** The decoded filters and order: a cursor is good for the same ones only. */
-  readonly query: unknown
-  /** What the keys of the list hold in its order. */
   readonly parts: ReadonlyArray<KeyPart>
+}
+
+/** Parameters that choose no row of a list: a cursor is good whatever they are. */
+const notOfTheList = new Set(["page", "per_page", "cursor", "include"])
+
+/**
+ * The canonical text of a list for its cursors: the endpoint, the project, and the query's parameters
+ * that choose its rows and their order, sorted (their order in the query changes nothing).
+ */
+export const listText = (endpoint: string, projectId: number, params: URLSearchParams): string => {
+  const pairs = [...params.entries()].filter(([name]) => !notOfTheList.has(name))
+    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
+  return JSON.stringify([endpoint, projectId, pairs])
 }
 
 export interface ListParams extends PageParams {
@@ -117,7 +128,9 @@ export const listed = <A, E, R, E2, R2>(
   Effect.gen(function*() {
     if (query.cursor === undefined) return yield* paginated(query, byPage)
     if (query.page !== undefined) return yield* ValidationError.field("cursor", "The cursor field cannot be combined with page.")
-    const canonical = JSON.stringify([list.endpoint, list.projectId, list.query])
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(request.url, "http://localhost"))
+    const canonical = listText(list.endpoint, list.projectId, url.searchParams)
     const raw = lastValue(query.cursor)
     let after: Key | undefined
     if (raw !== "") {
@@ -127,8 +140,6 @@ export const listed = <A, E, R, E2, R2>(
     }
     const { perPage } = parsePageRequest(query)
     const page = yield* byKey({ after, limit: perPage })
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(request.url, "http://localhost"))
     const path = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`
     const nextCursor = page.next === undefined ? null : encodeCursor(canonical, page.next)
     // The request's other parameters kept in their order, `cursor` last, as the page links do with `page`.

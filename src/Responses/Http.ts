@@ -54,7 +54,7 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
           }
           return yield* listed(
             urlParams,
-            { endpoint: "responses", projectId: project.id, query: { filter, order }, parts: responseKeyParts(order) },
+            { endpoint: "responses", projectId: project.id, parts: responseKeyParts(order) },
             (window) => responses.list(project.id, filter, window, order),
             (keyset) => responses.listAfter(project.id, filter, keyset, order)
           )
@@ -76,7 +76,7 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
           const filter = { ...(yield* filtersOf(project.id)), responseId: urlParams.response_id }
           return yield* listed(
             urlParams,
-            { endpoint: "citations", projectId: project.id, query: { filter }, parts: citationKeyParts },
+            { endpoint: "citations", projectId: project.id, parts: citationKeyParts },
             (window) => responses.citations(project.id, filter, window),
             (keyset) => responses.citationsAfter(project.id, filter, keyset)
           )

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { FOREIGN_CURSOR, INVALID_CURSOR } from "../../src/Http/Cursor.ts"
+import { encodeCursor, FOREIGN_CURSOR, INVALID_CURSOR, listText } from "../../src/Http/Cursor.ts"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
@@ -215,6 +215,28 @@ describe.each(backends)("lists read by cursor (%s)", (backend) => {
     invalid(await get("/responses?cursor=abc"), INVALID_CURSOR)
     invalid(await get(`/responses?cursor=${json([[3], "digest"])}`), FOREIGN_CURSOR)
     for (const path of ["/citations", "/brand-mentions"]) invalid(await get(`${path}?cursor=abc`), INVALID_CURSOR)
+    // Forged with the right digest (it is no secret): values of the wrong kind never reach a query.
+    const forged = (endpoint: string, query: string, key: ReadonlyArray<unknown>) =>
+      encodeCursor(listText(endpoint, project, new URLSearchParams(query)), key as ReadonlyArray<number | string>)
+    const byDate = "sort_by=collected_at"
+    for (const [endpoint, query, key] of [
+      ["responses", "", ["x"]],
+      ["responses", "", [1.5]],
+      ["responses", "", [1, 2]],
+      ["responses", "", []],
+      ["responses", byDate, [3, 3]],
+      ["responses", byDate, ["2026-13-45T10:00:00.000Z", 3]],
+      ["responses", byDate, ["2026-11-01", 3]],
+      ["responses", byDate, ["2026-11-01T10:00:00.000Z", "3"]],
+      ["citations", "", [null]],
+      ["brand-mentions", "", [{}, 1]]
+    ] as const) {
+      invalid(await get(`/${endpoint}?${query}${query === "" ? "" : "&"}cursor=${forged(endpoint, query, key)}`), INVALID_CURSOR)
+    }
+    // One of the right kinds starts the project's own list there, like any other.
+    const [, second] = (await ok("/responses?per_page=2")).data
+    const fromForged = await ok(`/responses?per_page=100&cursor=${forged("responses", "", [second.id - 1])}`)
+    expect(fromForged.data[0].id).toBe(second.id)
   })
 
   it("refuses a cursor made for another list, filters, order or project", async () => {
