@@ -35,6 +35,8 @@ import { Analytics, type BrandSelection, type Filters, type Interval } from "../
 import { BrandMentionsRepo } from "../src/BrandMentions/Repo.ts"
 import { BrandsRepo } from "../src/Brands/Repo.ts"
 import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
+import type { Key } from "../src/Domain/Page.ts"
+import { encodeCursor, listText } from "../src/Http/Cursor.ts"
 import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import { ResponsesRepo } from "../src/Responses/Repo.ts"
 import { BENCH_ORGANIZATION, commandLine, countRows, countsTable, displayUrl, findBenchProject, requireDatabaseUrl } from "./bench/common.ts"
@@ -111,6 +113,8 @@ const scenarios = (context: {
   readonly segment: { readonly id: number; readonly name: string }
   readonly deepPage: number
   readonly responses: number
+  /** The keys of the middle row of the project's mentions (newest first), responses and citations (by id). */
+  readonly middle: { readonly mention: Key; readonly response: Key; readonly citation: Key }
 }): Array<Scenario> => {
   const { projectId } = context
   const list: Array<Scenario> = []
@@ -270,6 +274,15 @@ const scenarios = (context: {
     direct: mentions({}, { offset: (context.deepPage - 1) * 25, limit: 25 })
   })
 
+  // The middle of the list by cursor: the page after the middle row's key (src/Http/Cursor.ts).
+  const cursorTo = (endpoint: string, key: Key) => encodeCursor(listText(endpoint, projectId, new URLSearchParams()), key)
+  list.push({
+    ...base,
+    variant: "middle by cursor (per_page 25)",
+    path: `/brand-mentions?cursor=${cursorTo("brand-mentions", context.middle.mention)}`,
+    direct: Effect.flatMap(BrandMentionsRepo, (repo) => repo.listAfter(projectId, {}, newestFirst, { after: context.middle.mention, limit: 25 }))
+  })
+
   // The other large lists, first page: their repository calls (src/Responses/Http.ts).
   const lists = { group: "lists" as const, window: "all", variant: "first page", targeted: false }
   list.push({
@@ -291,6 +304,21 @@ const scenarios = (context: {
     endpoint: "/citations",
     path: "/citations",
     direct: Effect.flatMap(ResponsesRepo, (repo) => repo.citations(projectId, {}, page))
+  })
+  list.push({
+    ...lists,
+    endpoint: "/responses",
+    variant: "middle by cursor (per_page 25)",
+    path: `/responses?cursor=${cursorTo("responses", context.middle.response)}`,
+    direct: Effect.flatMap(ResponsesRepo, (repo) =>
+      repo.listAfter(projectId, {}, { after: context.middle.response, limit: 25 }, { by: "id", direction: "asc" }))
+  })
+  list.push({
+    ...lists,
+    endpoint: "/citations",
+    variant: "middle by cursor (per_page 25)",
+    path: `/citations?cursor=${cursorTo("citations", context.middle.citation)}`,
+    direct: Effect.flatMap(ResponsesRepo, (repo) => repo.citationsAfter(projectId, {}, { after: context.middle.citation, limit: 25 }))
   })
   return list
 }
@@ -520,6 +548,14 @@ const main = async () => {
       const [segment] = yield* sql<{ id: number; name: string }>`
         SELECT s.id, s.name FROM segments s JOIN brand_segments bs ON bs.segment_id = s.id
         WHERE s.project_id = ${projectId} GROUP BY s.id, s.name ORDER BY count(*) DESC, s.id LIMIT 1`
+      // The middle rows of the long lists, where a walk by cursor is halfway.
+      const [mention] = yield* sql<{ created_at: Date; id: number }>`
+        SELECT created_at, id FROM brand_mentions WHERE project_id = ${projectId}
+        ORDER BY created_at DESC, id DESC OFFSET ${Math.floor(counts.brand_mentions / 2)} LIMIT 1`
+      const [response] = yield* sql<{ id: number }>`
+        SELECT id FROM responses WHERE project_id = ${projectId} ORDER BY id OFFSET ${Math.floor(counts.responses / 2)} LIMIT 1`
+      const [citation] = yield* sql<{ id: number }>`
+        SELECT id FROM citations WHERE project_id = ${projectId} ORDER BY id OFFSET ${Math.floor(counts.citations / 2)} LIMIT 1`
       const [server] = yield* sql<{ version: string; workers: string }>`
         SELECT current_setting('server_version') AS version, current_setting('max_parallel_workers_per_gather') AS workers`
       // A run that was killed leaves its key behind: remove those first.
@@ -537,7 +573,12 @@ const main = async () => {
         postgres: server!.version,
         parallelWorkers: server!.workers,
         key,
-        keyId: created!.id
+        keyId: created!.id,
+        middle: {
+          mention: [new Date(mention!.created_at).toISOString(), Number(mention!.id)],
+          response: [Number(response!.id)],
+          citation: [Number(citation!.id)]
+        }
       }
     }))
     keyId = context.keyId
@@ -556,7 +597,8 @@ const main = async () => {
       brandId: context.brandId,
       segment: context.segment,
       deepPage: Math.max(1, Math.floor(counts.brand_mentions / 25 / 2)),
-      responses: counts.responses
+      responses: counts.responses,
+      middle: context.middle
     })
     const chosen = ONLY === undefined ? all : all.filter((s) => label(s).includes(ONLY))
     console.error(`${chosen.length} scenarios, ${WARMUP} warm-up + up to ${REQUESTS} measured requests each` +
