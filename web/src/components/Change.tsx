@@ -83,7 +83,7 @@ const Basis = ({ basis }: { readonly basis: ChangeBasis }) =>
     ? <span class="change-basis" data-basis="sizes">{integer(basis.previous)} → {integer(basis.current)} {basis.noun}</span>
     : (
       <span class="change-basis" data-basis="previous" title={`Previous period: ${integer(basis.previousCount)} of ${integer(basis.previous)} ${basis.noun}`}>
-        <span class="block">was {percent(percentage(basis.previousCount, basis.previous))}</span>
+        <span class="block">was {percent(percentage(basis.previousCount, basis.previous))}</span>{" "}
         <span class="block">{integer(basis.previousCount)} of {integer(basis.previous)}</span>
       </span>
     )
