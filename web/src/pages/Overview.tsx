@@ -241,7 +241,8 @@ const OwnBrand = ({ row, loading }: { readonly row: BrandRow | null | undefined;
   )
 }
 
-const ci = (interval: { low: number; high: number } | null) => (interval === null ? "—" : `${percent(interval.low)} – ${percent(interval.high)}`)
+/** An interval, which may break after its low bound when the table needs the room (never inside a bound). */
+const ci = (interval: { low: number; high: number } | null) => (interval === null ? "—" : `${percent(interval.low)} –\u00a0${percent(interval.high)}`)
 
 const brandColumns: ReadonlyArray<Column<BrandRow>> = [
   {
@@ -255,7 +256,7 @@ const brandColumns: ReadonlyArray<Column<BrandRow>> = [
     )
   },
   { label: "Visibility", numeric: true, sortKey: "visibility", render: (row) => <span data-field="visibility">{percent(row.visibility)}</span> },
-  { label: "95% interval", numeric: true, render: (row) => <span data-field="visibility_ci">{ci(row.visibility_ci)}</span> },
+  { label: "95% interval", numeric: true, render: (row) => <span class="interval" data-field="visibility_ci">{ci(row.visibility_ci)}</span> },
   {
     label: "Change",
     numeric: true,
@@ -273,7 +274,7 @@ const brandColumns: ReadonlyArray<Column<BrandRow>> = [
         </span>
       </>
     ) },
-  { label: "95% interval ", numeric: true, render: (row) => <span data-field="share_of_voice_ci">{ci(row.share_of_voice_ci)}</span> },
+  { label: "95% interval ", numeric: true, render: (row) => <span class="interval" data-field="share_of_voice_ci">{ci(row.share_of_voice_ci)}</span> },
   {
     label: "Change ",
     numeric: true,
