@@ -278,13 +278,16 @@ describe.skipIf(skipBrowserTests)("dashboard in a browser", { timeout: 60_000 },
       expect(await page.textContent(`${card("Average position")} .change-basis`)).toBe(`${own.previous_mentioned_count} → ${own.mentioned_count} mentions`)
       expect(await page.locator(`${card("Average position")} .badge-small`).count()).toBe(1)
     }
-    expect(await page.textContent("#own-brand .kpi-key")).toContain("“small sample”: fewer than 30 answers")
+    expect(await page.textContent("#own-brand .kpi-key")).toContain("“small sample”: fewer than 30 answers in this period or the previous one")
+    expect(await page.locator(`${card("Share of voice")} .badge-small`).count()).toBe(own.share_of_voice_change === null ? 0 : 1)
     // The table: every visibility change flagged (10 answers a period), each with the API's previous counts.
     await page.click("#brands button:text-is('Table')")
     const shown = await brandsTable(page)
     expect(shown).toEqual(rows.map(expectedRow))
     expect(rows.every((row) => row.visibility_change !== null)).toBe(true)
     expect(shown.every((row) => row.visibility_small_sample)).toBe(true)
+    // Share of voice too, however many mentions: they come from those 10 answers.
+    expect(shown.every((row, index) => row.share_of_voice_small_sample === (rows[index].share_of_voice_change !== null))).toBe(true)
     expect(await page.textContent("#brands caption")).toContain("“small sample”: fewer than 30 answers")
     await shoot("overview-small-sample")
     await page.click("#brands button:text-is('Chart')")
@@ -774,7 +777,7 @@ const brandsTable = (page: Page) =>
     }))
   )
 
-/** Under 30 answers (mentions, for share of voice) in either period, a change is flagged (docs/dashboard.md). */
+/** Under 30 answers (or, for share of voice, all brands' mentions) in either period, a change is flagged (docs/dashboard.md). */
 const SMALL_SAMPLE = 30
 
 /** What brandsTable must read for an API row. */
@@ -797,7 +800,8 @@ const expectedRow = (row: any) => ({
   share_of_voice_previous: row.share_of_voice_change === null
     ? []
     : [percentage(row.previous_mentioned_count, row.previous_total_mentions), row.previous_mentioned_count, row.previous_total_mentions],
-  share_of_voice_small_sample: row.share_of_voice_change !== null && Math.min(row.total_mentions, row.previous_total_mentions) < SMALL_SAMPLE,
+  share_of_voice_small_sample: row.share_of_voice_change !== null &&
+    Math.min(row.responses_count, row.total_mentions, row.previous_responses_count, row.previous_total_mentions) < SMALL_SAMPLE,
   average_position: row.average_position,
   average_sentiment: row.average_sentiment,
   counts: [row.mentioned_count, row.responses_count]

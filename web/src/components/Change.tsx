@@ -21,16 +21,18 @@ export const SignificanceKey = ({ id, lead = "✱" }: { readonly id?: string; re
 )
 
 /**
- * The counts a change rests on. `current` and `previous` are the sample sizes of the two periods (answers
+ * The counts a change rests on. `current` and `previous` are the denominators of the two periods (answers
  * for visibility, all brands' mentions for share of voice, the brand's mentions for a mean), in `noun`.
  * For a proportion, `previousCount` is its numerator over the previous period: the page shows the
- * previous value it makes (`was 48.00%`) with its counts (`240 of 500`).
+ * previous value it makes (`was 48.00%`) with its counts (`240 of 500`). `sample` is what the small-sample
+ * rule reads, in its own words: the smaller sample of each period.
  */
 export interface ChangeBasis {
   readonly current: number
   readonly previous: number
   readonly previousCount?: number
   readonly noun: string
+  readonly sample: { readonly current: number; readonly previous: number; readonly noun: string }
 }
 
 /** The words of the small-sample flag, on hover and for screen readers. */
@@ -72,7 +74,7 @@ export const Change = ({ value, significant, unit = "", digits = 2, higherIsBett
     <span class="change-with-basis">
       {change}
       <Basis basis={basis} />
-      {isSmallSample(basis.current, basis.previous) && <SmallSampleFlag noun={basis.noun} />}
+      {isSmallSample(basis.sample.current, basis.sample.previous) && <SmallSampleFlag noun={basis.sample.noun} />}
     </span>
   )
 }

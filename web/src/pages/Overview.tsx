@@ -39,26 +39,41 @@ const metricBounds: Readonly<Record<BrandMetric, Bounds>> = {
 /** Why a change is blank: the API gives none when either period has nothing to compare. */
 const noChange = "No change: the previous period (or this one) has nothing to compare with."
 
-/** What each change of a brand row rests on: the two periods' counts (docs/dashboard.md, "Small samples"). */
+/**
+ * What each change of a brand row rests on: the two periods' counts (docs/dashboard.md, "Small samples").
+ * Share of voice is flagged on the fewer of answers and all brands' mentions: mentions come in answers,
+ * so 40 mentions in 10 answers are 10 answers' worth of evidence.
+ */
 const basisOf = {
   visibility: (row: BrandRow): ChangeBasis => ({
     current: row.responses_count,
     previous: row.previous_responses_count,
     previousCount: row.previous_mentioned_count,
-    noun: "answers"
+    noun: "answers",
+    sample: { current: row.responses_count, previous: row.previous_responses_count, noun: "answers" }
   }),
   share_of_voice: (row: BrandRow): ChangeBasis => ({
     current: row.total_mentions,
     previous: row.previous_total_mentions,
     previousCount: row.previous_mentioned_count,
-    noun: "mentions"
+    noun: "mentions",
+    sample: {
+      current: Math.min(row.responses_count, row.total_mentions),
+      previous: Math.min(row.previous_responses_count, row.previous_total_mentions),
+      noun: "answers or mentions"
+    }
   }),
   /** A mean's sample: the brand's mentions (an answer mentions a brand once at most). */
-  mean: (row: BrandRow): ChangeBasis => ({ current: row.mentioned_count, previous: row.previous_mentioned_count, noun: "mentions" })
+  mean: (row: BrandRow): ChangeBasis => ({
+    current: row.mentioned_count,
+    previous: row.previous_mentioned_count,
+    noun: "mentions",
+    sample: { current: row.mentioned_count, previous: row.previous_mentioned_count, noun: `mentions of ${row.brand.name}` }
+  })
 }
 
 /** The rule of the small-sample flag, in words, where the flag can show. */
-const smallSampleKey = `“small sample”: fewer than ${SMALL_SAMPLE} answers (for share of voice and the averages, mentions) in this period or the previous one`
+const smallSampleKey = `“small sample”: fewer than ${SMALL_SAMPLE} answers in this period or the previous one (for share of voice, also fewer than ${SMALL_SAMPLE} mentions of all brands; for an average, fewer than ${SMALL_SAMPLE} mentions of the brand)`
 
 const brandSorts = ["visibility", "share_of_voice", "average_position", "average_sentiment", "mentioned_count", "name"]
 
