@@ -246,6 +246,10 @@ export interface BrandRow {
   readonly average_sentiment_change: number | null
   readonly first_seen_on: string | null
   readonly last_seen_on: string | null
+  /** The counts over P its changes are made of: |R(P)|, responses in R(P) mentioning it, mentions in R(P) of all counted brands. */
+  readonly previous_responses_count: number
+  readonly previous_mentioned_count: number
+  readonly previous_total_mentions: number
 }
 
 export interface BrandSeriesPoint {

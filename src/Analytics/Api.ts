@@ -202,7 +202,16 @@ export const BrandAnalyticsRow = Schema.Struct({
   average_sentiment: Percentage("Mean sentiment score (0-100, 50 neutral) of the brand's mentions in the window, 2 places; null without a mention.", 61.3),
   average_sentiment_change: Change("Average sentiment minus its value over the previous period (2 places); null when either is null.", 2.05),
   first_seen_on: Schema.NullOr(DateOnly).annotations({ description: "Earliest date of the brand's mentions on analyzed responses of the project (no filter, no window); null if never mentioned." }),
-  last_seen_on: Schema.NullOr(DateOnly).annotations({ description: "Latest date of the brand's mentions on analyzed responses of the project (no filter, no window); null if never mentioned." })
+  last_seen_on: Schema.NullOr(DateOnly).annotations({ description: "Latest date of the brand's mentions on analyzed responses of the project (no filter, no window); null if never mentioned." }),
+  previous_responses_count: Count(
+    "Analyzed responses in the previous period (the same number of days right before the window, same filters): the denominator of the previous visibility; 0 when there is none.",
+    480
+  ),
+  previous_mentioned_count: Count("Responses in the previous period mentioning the brand; 0 when there is none.", 126),
+  previous_total_mentions: Count(
+    "Mentions in the previous period of all counted brands: the denominator of the previous share of voice; 0 when there is none.",
+    1061
+  )
 }).annotations({
   identifier: "BrandAnalyticsRow",
   description: "One counted brand of the project over the window, with what each measure is made of.",
@@ -224,7 +233,10 @@ export const BrandAnalyticsRow = Schema.Struct({
     average_sentiment: 61.3,
     average_sentiment_change: 2.05,
     first_seen_on: "2026-05-26",
-    last_seen_on: "2026-11-21"
+    last_seen_on: "2026-11-21",
+    previous_responses_count: 480,
+    previous_mentioned_count: 126,
+    previous_total_mentions: 1061
   }]
 })
 

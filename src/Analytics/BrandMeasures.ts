@@ -21,7 +21,10 @@ import { mean, meanChange, percentage, percentageChange, significantChange, wils
  * percentage, interval and flag is computed once, the same way (Statistics.ts).
  */
 
-/** A brand's row: its measures over W, their changes against P, intervals and significance. */
+/**
+ * A brand's row: its measures over W, their changes against P, intervals and significance, and the
+ * counts over P the changes and flags are made of.
+ */
 export const brandRowOf = ({ brand, firstSeenOn, lastSeenOn, p, w }: BrandRowCounts): BrandRow => ({
   brand,
   responses_count: w.responses,
@@ -40,7 +43,10 @@ export const brandRowOf = ({ brand, firstSeenOn, lastSeenOn, p, w }: BrandRowCou
   average_sentiment: mean(w.sentimentSum, w.mentioned),
   average_sentiment_change: meanChange(w.sentimentSum, w.mentioned, p.sentimentSum, p.mentioned),
   first_seen_on: firstSeenOn,
-  last_seen_on: lastSeenOn
+  last_seen_on: lastSeenOn,
+  previous_responses_count: p.responses,
+  previous_mentioned_count: p.mentioned,
+  previous_total_mentions: p.totalMentions
 })
 
 /** A point of a brand's series: the metric over one bucket's counts, with what it is made of. */

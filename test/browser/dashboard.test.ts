@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { buildWeb } from "../../scripts/build-web.ts"
-import { wilson } from "../../src/Analytics/Statistics.ts"
+import { percentage, wilson } from "../../src/Analytics/Statistics.ts"
 import { type Browser, launchBrowser, missingChromium, skipBrowserTests, testBrowser } from "./support/browser.ts"
 import { type Seeded, seedProject } from "./support/seed.ts"
 import { type RealServer, startRealServer } from "./support/server.ts"
@@ -242,6 +242,55 @@ describe.skipIf(skipBrowserTests)("dashboard in a browser", { timeout: 60_000 },
     expect(await page.textContent("main")).not.toMatch(/[▲▼]/)
     await page.click("#brands button:text-is('Chart')")
     expect(await page.textContent("main")).not.toMatch(/[▲▼]/)
+  })
+
+  it("shows each change with the previous period's value and counts, flagged “small sample” where a period holds under 30", async () => {
+    // At 30 days (580 answers a period) nothing is flagged: the table's rows, counts included, are the API's.
+    await page.goto(`${server.baseUrl}/?days=30`)
+    await overviewReady()
+    expect(await page.locator("#own-brand .badge-small").count()).toBe(0)
+    const month = (await api(`/analytics/brands?start_date=${day(-29)}&end_date=${day(0)}&sort_by=visibility&sort_order=desc&per_page=25`)).body.data as Array<any>
+    const ownMonth = month.find((row) => row.brand.is_own)
+    expect(ownMonth.previous_responses_count).toBe(600)
+    expect(await page.textContent('#own-brand .kpi:has(h2:text-is("Visibility")) .change-basis')).toBe(
+      `was ${percentage(ownMonth.previous_mentioned_count, ownMonth.previous_responses_count)!.toFixed(2)}% ${ownMonth.previous_mentioned_count} of 600`
+    )
+    await page.click("#brands button:text-is('Table')")
+    expect(await brandsTable(page)).toEqual(month.map(expectedRow))
+    expect(await page.locator("#brands tbody .badge-small").count()).toBe(0)
+    await page.click("#brands button:text-is('Chart')")
+
+    // Two days of Perplexity: 10 answers in the window, 10 in the two days before.
+    const [start, end] = [day(-2), day(-1)]
+    await page.goto(`${server.baseUrl}/?start=${start}&end=${end}&platforms=perplexity`)
+    await overviewReady()
+    const rows = (await api(`/analytics/brands?start_date=${start}&end_date=${end}&platforms[]=perplexity&sort_by=visibility&sort_order=desc&per_page=25`)).body.data as Array<any>
+    const own = rows.find((row) => row.brand.is_own)
+    expect([own.responses_count, own.previous_responses_count]).toEqual([10, 10])
+    // The cards: each change with what it rests on, and the flag.
+    const card = (name: string) => `#own-brand .kpi:has(h2:text-is("${name}"))`
+    expect(await page.textContent(`${card("Visibility")} .change-basis`)).toBe(
+      `was ${percentage(own.previous_mentioned_count, 10)!.toFixed(2)}% ${own.previous_mentioned_count} of 10`
+    )
+    expect(await page.locator(`${card("Visibility")} .badge-small`).textContent()).toBe("small sample")
+    expect(await page.getAttribute(`${card("Visibility")} .badge-small`, "title")).toContain("fewer than 30 answers in this period or the previous one")
+    if (own.average_position_change !== null) {
+      expect(await page.textContent(`${card("Average position")} .change-basis`)).toBe(`${own.previous_mentioned_count} → ${own.mentioned_count} mentions`)
+      expect(await page.locator(`${card("Average position")} .badge-small`).count()).toBe(1)
+    }
+    expect(await page.textContent("#own-brand .kpi-key")).toContain("“small sample”: fewer than 30 answers in this period or the previous one")
+    expect(await page.locator(`${card("Share of voice")} .badge-small`).count()).toBe(own.share_of_voice_change === null ? 0 : 1)
+    // The table: every visibility change flagged (10 answers a period), each with the API's previous counts.
+    await page.click("#brands button:text-is('Table')")
+    const shown = await brandsTable(page)
+    expect(shown).toEqual(rows.map(expectedRow))
+    expect(rows.every((row) => row.visibility_change !== null)).toBe(true)
+    expect(shown.every((row) => row.visibility_small_sample)).toBe(true)
+    // Share of voice too, however many mentions: they come from those 10 answers.
+    expect(shown.every((row, index) => row.share_of_voice_small_sample === (rows[index].share_of_voice_change !== null))).toBe(true)
+    expect(await page.textContent("#brands caption")).toContain("“small sample”: fewer than 30 answers")
+    await shoot("overview-small-sample")
+    await page.click("#brands button:text-is('Chart')")
   })
 
   it("draws the brand intervals readably on a 390 px screen", async () => {
@@ -492,6 +541,53 @@ describe.skipIf(skipBrowserTests)("dashboard in a browser", { timeout: 60_000 },
     await page.waitForSelector(`main table tbody th:text-is('${text}')`, { state: "detached" })
   })
 
+  it("creates a monitor with simulated answers in Setup → Monitors, the toggle labelled and explained, and turns it off", async () => {
+    await page.click("nav.sidenav a:text-is('Setup')")
+    await page.click("nav.tabs a:text-is('Monitors')")
+    await page.waitForURL(/\/setup\/monitors$/)
+    await page.waitForSelector("main table tbody tr:has-text('US daily')")
+    // The seeded monitors' answers are real: the list says so.
+    expect(await page.textContent("main table tbody tr:has-text('US daily')")).toContain("real")
+    // Off by default; its label and explanation tied to it.
+    const toggle = page.locator("#monitor-simulated")
+    expect(await toggle.isChecked()).toBe(false)
+    expect(await page.textContent("label:has(#monitor-simulated)")).toContain("Simulated answers")
+    const hint = await page.textContent(`#${await toggle.getAttribute("aria-describedby")}`) ?? ""
+    expect(hint).toContain("instead of asking the AI platforms")
+    expect(hint).toContain("made up")
+    expect(hint).toContain("[Simulated answer]")
+
+    const name = "Trial (simulated)"
+    await page.fill("#monitor-name", name)
+    await page.fill("#monitor-country", "US")
+    await page.check("fieldset:has(legend:text-is('Platforms')) label:has-text('ChatGPT') input")
+    await toggle.check()
+    await shoot("setup-monitor-simulated")
+    await page.click("button:text-is('Create monitor')")
+    await page.waitForSelector(".notice-success:has-text('created')")
+    const find = async () => ((await api("/monitors?per_page=100")).body.data as Array<any>).find((monitor) => monitor.name === name)
+    const created = await find()
+    expect(created).toMatchObject({ simulated: true, country: "US", platforms: ["chatgpt"] })
+    const row = `main table tbody tr:has(th:text-is('${name}'))`
+    await page.waitForSelector(row)
+    expect(await page.locator(`${row} .badge-simulated`).textContent()).toBe("simulated")
+
+    // Edited: the form shows it on; turned off, the API says false.
+    await page.click(`button[aria-label='Edit monitor ${name}']`)
+    await page.waitForSelector(`#monitors-form-title:has-text('${name}')`)
+    expect(await page.isChecked("#monitor-simulated")).toBe(true)
+    await page.uncheck("#monitor-simulated")
+    await page.click("button:text-is('Save monitor')")
+    await page.waitForSelector(".notice-success:has-text('saved')")
+    expect((await find()).simulated).toBe(false)
+    await expect.poll(() => page.locator(`${row} td`).allTextContents()).toContain("real")
+
+    await page.click(`button[aria-label='Delete monitor ${name}']`)
+    await page.click("dialog[open] button:text-is('Delete')")
+    await page.waitForSelector(".notice-success:has-text('deleted')")
+    expect(await find()).toBeUndefined()
+  })
+
   it("says “own brand” in Setup → Brands where the API says is_own, instead of its classification", async () => {
     await page.click("nav.tabs a:text-is('Brands')")
     await page.waitForURL(/\/setup\/brands$/)
@@ -649,6 +745,7 @@ const brandsTable = (page: Page) =>
         visibility_ci: field("visibility_ci"),
         visibility_change: field("visibility_change"),
         share_of_voice: field("share_of_voice"),
+        share_of_voice_counts: field("share_of_voice_counts"),
         share_of_voice_ci: field("share_of_voice_ci"),
         share_of_voice_change: field("share_of_voice_change"),
         average_position: field("average_position"),
@@ -664,15 +761,24 @@ const brandsTable = (page: Page) =>
       visibility_ci: numbersIn(row.visibility_ci),
       visibility_change: numberIn(row.visibility_change),
       visibility_change_significant: row.visibility_change.includes("significant"),
+      // After the change: the previous period's percentage and its counts (`was 48.00%`, `240 of 500`).
+      visibility_previous: numbersIn(row.visibility_change).slice(1),
+      visibility_small_sample: row.visibility_change.includes("small sample"),
       share_of_voice: numberIn(row.share_of_voice),
+      share_of_voice_counts: numbersIn(row.share_of_voice_counts),
       share_of_voice_ci: numbersIn(row.share_of_voice_ci),
       share_of_voice_change: numberIn(row.share_of_voice_change),
       share_of_voice_change_significant: row.share_of_voice_change.includes("significant"),
+      share_of_voice_previous: numbersIn(row.share_of_voice_change).slice(1),
+      share_of_voice_small_sample: row.share_of_voice_change.includes("small sample"),
       average_position: numberIn(row.average_position),
       average_sentiment: numberIn(row.average_sentiment),
       counts: numbersIn(row.mentioned_count)
     }))
   )
+
+/** Under 30 answers (or, for share of voice, all brands' mentions) in either period, a change is flagged (docs/dashboard.md). */
+const SMALL_SAMPLE = 30
 
 /** What brandsTable must read for an API row. */
 const expectedRow = (row: any) => ({
@@ -682,10 +788,20 @@ const expectedRow = (row: any) => ({
   visibility_ci: row.visibility_ci === null ? [] : [row.visibility_ci.low, row.visibility_ci.high],
   visibility_change: row.visibility_change,
   visibility_change_significant: row.visibility_change_significant,
+  visibility_previous: row.visibility_change === null
+    ? []
+    : [percentage(row.previous_mentioned_count, row.previous_responses_count), row.previous_mentioned_count, row.previous_responses_count],
+  visibility_small_sample: row.visibility_change !== null && Math.min(row.responses_count, row.previous_responses_count) < SMALL_SAMPLE,
   share_of_voice: row.share_of_voice,
+  share_of_voice_counts: [row.mentioned_count, row.total_mentions],
   share_of_voice_ci: row.share_of_voice_ci === null ? [] : [row.share_of_voice_ci.low, row.share_of_voice_ci.high],
   share_of_voice_change: row.share_of_voice_change,
   share_of_voice_change_significant: row.share_of_voice_change_significant,
+  share_of_voice_previous: row.share_of_voice_change === null
+    ? []
+    : [percentage(row.previous_mentioned_count, row.previous_total_mentions), row.previous_mentioned_count, row.previous_total_mentions],
+  share_of_voice_small_sample: row.share_of_voice_change !== null &&
+    Math.min(row.responses_count, row.total_mentions, row.previous_responses_count, row.previous_total_mentions) < SMALL_SAMPLE,
   average_position: row.average_position,
   average_sentiment: row.average_sentiment,
   counts: [row.mentioned_count, row.responses_count]

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { wilson as apiWilson } from "../../src/Analytics/Statistics.ts"
+import { percentage as apiPercentage, wilson as apiWilson } from "../../src/Analytics/Statistics.ts"
 import { abilities } from "../../src/Domain/Ability.ts"
 import { abilitiesInWords, abilityInWords } from "../../web/src/abilities.ts"
 import { queryString } from "../../web/src/api/client.ts"
 import { previousPeriod, readFilters, readInterval } from "../../web/src/filters.ts"
 import { highlight } from "../../web/src/highlight.ts"
 import { plainText, safeUrl } from "../../web/src/markdown.ts"
-import { wilson } from "../../web/src/stats.ts"
+import { isSmallSample, percentage, SMALL_SAMPLE, wilson } from "../../web/src/stats.ts"
 
 /** The dashboard's pure pieces: how an answer's text is split for drawing, how queries are written. */
 describe("answer highlighting", () => {
@@ -127,5 +127,27 @@ describe("abilities in words", () => {
     expect(abilitiesInWords(["*"])).toBe("Everything")
     expect(abilitiesInWords(["projects:read", "tags:read", "tags:write", "keys:manage"])).toBe("Read projects, tags; Edit tags; Manage API keys")
     expect(abilitiesInWords(["future:ability"])).toBe("future:ability")
+  })
+})
+
+describe("a change's previous value and its small-sample flag", () => {
+  it("rounds the previous period's percentage from its counts as the API does, half away from zero", () => {
+    for (let total = 0; total <= 200; total++) {
+      for (let count = 0; count <= total; count++) expect(percentage(count, total), `${count}/${total}`).toBe(apiPercentage(count, total))
+    }
+    for (const [count, total] of [[145, 100_000], [1, 8], [5, 8], [123_457, 1_000_000], [2_999_999, 3_000_000]] as const) {
+      expect(percentage(count, total), `${count}/${total}`).toBe(apiPercentage(count, total))
+    }
+    expect(percentage(145, 100_000)).toBe(0.15)
+    expect(percentage(1, 8)).toBe(12.5)
+    expect(percentage(0, 0)).toBeNull()
+  })
+
+  it("flags a change when either period holds fewer than 30, and only then", () => {
+    expect(SMALL_SAMPLE).toBe(30)
+    expect(isSmallSample(29, 500)).toBe(true)
+    expect(isSmallSample(500, 29)).toBe(true)
+    expect(isSmallSample(30, 30)).toBe(false)
+    expect(isSmallSample(0, 1000)).toBe(true)
   })
 })

@@ -33,7 +33,10 @@ const BRAND_ROW_KEYS = [
   "average_sentiment",
   "average_sentiment_change",
   "first_seen_on",
-  "last_seen_on"
+  "last_seen_on",
+  "previous_responses_count",
+  "previous_mentioned_count",
+  "previous_total_mentions"
 ]
 
 /**
@@ -120,7 +123,8 @@ describe.each(backends)("brand analytics (%s)", (backend) => {
   it("lists the counted brands in the pagination envelope, every field in the documented order", async () => {
     const body = await ok(`brands?${W()}`)
     expect(Object.keys(body)).toEqual(["data", "links", "meta"])
-    // Acme: 2 of 3 responses (66.67 %), 2 of the 4 counted mentions (Hidden's is not counted); nothing in P.
+    // Acme: 2 of 3 responses (66.67 %), 2 of the 4 counted mentions (Hidden's is not counted); P holds p1
+    // alone, which names Globex only.
     expect(body.data[0]).toEqual({
       brand: brand(0),
       responses_count: 3,
@@ -139,7 +143,10 @@ describe.each(backends)("brand analytics (%s)", (backend) => {
       average_sentiment: 65,
       average_sentiment_change: null,
       first_seen_on: day(-3),
-      last_seen_on: day(-2)
+      last_seen_on: day(-2),
+      previous_responses_count: 1,
+      previous_mentioned_count: 0,
+      previous_total_mentions: 1
     })
     for (const row of body.data) {
       expect(Object.keys(row)).toEqual(BRAND_ROW_KEYS)
@@ -147,6 +154,11 @@ describe.each(backends)("brand analytics (%s)", (backend) => {
     }
     // Globex: w1 w3, 66.67 % against 1 of 1 in P: −33.33; the ignored brand has no row.
     expect(body.data.map((row: any) => [row.brand.name, row.visibility, row.visibility_change])).toEqual([["Acme", 66.67, 66.67], ["Globex", 66.67, -33.33]])
+    expect(body.data[1]).toMatchObject({ previous_responses_count: 1, previous_mentioned_count: 1, previous_total_mentions: 1 })
+    // The filters apply to P as to W: p1 is a chatgpt answer, so P holds nothing for gemini; 0, never null.
+    const gemini = await ok(`brands?${W()}&platforms[]=gemini`)
+    expect(gemini.data.map((row: any) => [row.brand.name, row.responses_count, row.previous_responses_count, row.previous_mentioned_count, row.previous_total_mentions]))
+      .toEqual([["Acme", 1, 0, 0, 0], ["Globex", 1, 0, 0, 0]])
     expect(body.meta).toMatchObject({ current_page: 1, total: 2, per_page: 25 })
     expect(body.meta.path).toMatch(/\/api\/v1\/analytics\/brands$/)
   })
@@ -156,6 +168,13 @@ describe.each(backends)("brand analytics (%s)", (backend) => {
     expect(body.data.map((row: any) => row.brand.name)).toEqual(["Globex"])
     expect(body.links.next).toContain("sort_by=visibility_change&sort_order=asc&per_page=1&page=2")
     expect((await ok(`brands?${W()}&sort_by=name&sort_order=desc`)).data.map((row: any) => row.brand.name)).toEqual(["Globex", "Acme"])
+    // The previous period's counts are shown, not sort keys.
+    await invalid(`brands?${W()}&sort_by=previous_responses_count`, {
+      sort_by: [
+        "The selected sort by is invalid. Allowed: responses_count, mentioned_count, visibility, visibility_change, total_mentions, " +
+        "share_of_voice, share_of_voice_change, average_position, average_position_change, average_sentiment, average_sentiment_change, name."
+      ]
+    })
     // An empty sort_by or sort_order takes the default.
     expect((await ok(`brands?${W()}&sort_by=&sort_order=`)).data.map((row: any) => row.brand.name)).toEqual(["Acme", "Globex"])
   })

@@ -19,3 +19,24 @@ export const wilson = (successes: number, trials: number): Interval95 | null => 
   const bound = (value: number) => round2(Math.min(100, Math.max(0, (100 * value) / (trials + z2))))
   return { low: bound(center - spread), high: bound(center + spread) }
 }
+
+/**
+ * `100 × count / total` rounded to 2 places half away from zero, from the integer counts, as the API
+ * rounds a percentage (`percentage(145, 100000)` is 0.15). Null without a total.
+ */
+export const percentage = (count: number, total: number): number | null => {
+  if (total === 0) return null
+  // 100 × count / total in hundredths, rounded half up on integers: floor((2 × 10000 × count + total) / (2 × total)).
+  return Math.floor((20_000 * count + total) / (2 * total)) / 100
+}
+
+/**
+ * Below this many answers (for share of voice, mentions; for a mean, the brand's mentions) in either
+ * period, a change is flagged "small sample": chance alone moves a percentage of fewer than 30 trials by
+ * many points (the 95% interval of 15 of 30 runs from 33% to 67%), and the z-test's normal approximation
+ * is not to be leaned on. docs/dashboard.md says so in words.
+ */
+export const SMALL_SAMPLE = 30
+
+/** Whether a change between these two sample sizes is a small-sample one. */
+export const isSmallSample = (current: number, previous: number) => Math.min(current, previous) < SMALL_SAMPLE

@@ -247,7 +247,11 @@ describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("brand a
     average_sentiment: 80,
     average_sentiment_change: null,
     first_seen_on: "2026-01-10",
-    last_seen_on: "2026-01-13"
+    last_seen_on: "2026-01-13",
+    // P: p1 p2, neither mentioning it; 3 counted mentions (p1 1, p2 2).
+    previous_responses_count: 2,
+    previous_mentioned_count: 0,
+    previous_total_mentions: 3
   })
   const beta = (): BrandRow => ({
     brand: brandRef(B1),
@@ -270,7 +274,10 @@ describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("brand a
     average_sentiment: 50,
     average_sentiment_change: 15,
     first_seen_on: "2026-01-06",
-    last_seen_on: "2026-01-12"
+    last_seen_on: "2026-01-12",
+    previous_responses_count: 2,
+    previous_mentioned_count: 2,
+    previous_total_mentions: 3
   })
   const lowerAcme = (): BrandRow => ({
     brand: brandRef(B2),
@@ -292,7 +299,10 @@ describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("brand a
     average_sentiment: 30,
     average_sentiment_change: -10,
     first_seen_on: "2026-01-09",
-    last_seen_on: "2026-01-12"
+    last_seen_on: "2026-01-12",
+    previous_responses_count: 2,
+    previous_mentioned_count: 1,
+    previous_total_mentions: 3
   })
   const silentBeta = (): BrandRow => ({
     brand: brandRef(B4),
@@ -313,7 +323,10 @@ describe.each([["memory", loadMemory], [sqlBackend, loadSql]] as const)("brand a
     average_sentiment: null,
     average_sentiment_change: null,
     first_seen_on: null,
-    last_seen_on: null
+    last_seen_on: null,
+    previous_responses_count: 2,
+    previous_mentioned_count: 0,
+    previous_total_mentions: 3
   })
 
   it("lists every counted brand, zero counts included, the ignored one never, by visibility desc, ties by name", async () => {

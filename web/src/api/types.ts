@@ -84,6 +84,8 @@ export interface Monitor {
   readonly platforms: ReadonlyArray<Platform>
   readonly schedule: (typeof schedules)[number]
   readonly active: boolean
+  /** Answered by the simulated platform only, never by a provider (docs/simulated.md). */
+  readonly simulated: boolean
   readonly created_at: string
   readonly updated_at: string
 }
@@ -203,6 +205,10 @@ export interface BrandRow {
   readonly average_sentiment_change: number | null
   readonly first_seen_on: string | null
   readonly last_seen_on: string | null
+  /** The counts over the previous period, as their window counterparts; 0 when it holds nothing. */
+  readonly previous_responses_count: number
+  readonly previous_mentioned_count: number
+  readonly previous_total_mentions: number
 }
 
 export interface SeriesPoint {

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { ApiError } from "../api/client.ts"
-import type { Data, Monitor as BaseMonitor, Paginated, Platform, Run as BaseRun } from "../api/types.ts"
+import type { Data, Monitor, Paginated, Platform, Run as BaseRun } from "../api/types.ts"
 import { platformNames } from "../api/types.ts"
 import { type Column, DataTable } from "../components/DataTable.tsx"
 import { ErrorNotice, Loading, Notice } from "../components/Notice.tsx"
@@ -19,7 +19,6 @@ interface BlockedPlatform {
   readonly reason: string
 }
 type Run = BaseRun & { readonly blocked_platforms: ReadonlyArray<BlockedPlatform> }
-type Monitor = BaseMonitor & { readonly simulated: boolean }
 
 /** GET /collector/health: whether a worker is alive, and how each platform is answered. */
 interface CollectorHealth {

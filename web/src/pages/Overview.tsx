@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact"
 import { useEffect, useMemo } from "preact/hooks"
 import type { Paginated } from "../api/types.ts"
 import { type BrandMetric, type BrandRow, type BrandSeries, brandMetrics, intervals } from "../api/types.ts"
-import { Change, SignificanceKey } from "../components/Change.tsx"
+import { Change, type ChangeBasis, SignificanceKey } from "../components/Change.tsx"
 import { ChartCard } from "../components/ChartCard.tsx"
 import { type Column, DataTable } from "../components/DataTable.tsx"
 import { FilterBar } from "../components/FilterBar.tsx"
@@ -17,7 +17,7 @@ import { useLoad } from "../load.ts"
 import { otherColor, otherDash, ownColor } from "../palette.ts"
 import { Link, navigate, withQuery } from "../router.tsx"
 import { projectData, useSession } from "../session-context.tsx"
-import { wilson } from "../stats.ts"
+import { SMALL_SAMPLE, wilson } from "../stats.ts"
 
 const metricNames: Readonly<Record<BrandMetric, string>> = {
   visibility: "Visibility",
@@ -38,6 +38,42 @@ const metricBounds: Readonly<Record<BrandMetric, Bounds>> = {
 
 /** Why a change is blank: the API gives none when either period has nothing to compare. */
 const noChange = "No change: the previous period (or this one) has nothing to compare with."
+
+/**
+ * What each change of a brand row rests on: the two periods' counts (docs/dashboard.md, "Small samples").
+ * Share of voice is flagged on the fewer of answers and all brands' mentions: mentions come in answers,
+ * so 40 mentions in 10 answers are 10 answers' worth of evidence.
+ */
+const basisOf = {
+  visibility: (row: BrandRow): ChangeBasis => ({
+    current: row.responses_count,
+    previous: row.previous_responses_count,
+    previousCount: row.previous_mentioned_count,
+    noun: "answers",
+    sample: { current: row.responses_count, previous: row.previous_responses_count, noun: "answers" }
+  }),
+  share_of_voice: (row: BrandRow): ChangeBasis => ({
+    current: row.total_mentions,
+    previous: row.previous_total_mentions,
+    previousCount: row.previous_mentioned_count,
+    noun: "mentions",
+    sample: {
+      current: Math.min(row.responses_count, row.total_mentions),
+      previous: Math.min(row.previous_responses_count, row.previous_total_mentions),
+      noun: "answers or mentions"
+    }
+  }),
+  /** A mean's sample: the brand's mentions (an answer mentions a brand once at most). */
+  mean: (row: BrandRow): ChangeBasis => ({
+    current: row.mentioned_count,
+    previous: row.previous_mentioned_count,
+    noun: "mentions",
+    sample: { current: row.mentioned_count, previous: row.previous_mentioned_count, noun: `mentions of ${row.brand.name}` }
+  })
+}
+
+/** The rule of the small-sample flag, in words, where the flag can show. */
+const smallSampleKey = `“small sample”: fewer than ${SMALL_SAMPLE} answers in this period or the previous one (for share of voice, also fewer than ${SMALL_SAMPLE} mentions of all brands; for an average, fewer than ${SMALL_SAMPLE} mentions of the brand)`
 
 const brandSorts = ["visibility", "share_of_voice", "average_position", "average_sentiment", "mentioned_count", "name"]
 
@@ -186,25 +222,25 @@ const OwnBrand = ({ row, loading }: { readonly row: BrandRow | null | undefined;
           <h2>Visibility</h2>
           <p class="kpi-value" data-measure="visibility">{percent(row.visibility)}</p>
           <p class="kpi-ci">95%: {row.visibility_ci === null ? "—" : `${percent(row.visibility_ci.low)} – ${percent(row.visibility_ci.high)}`}</p>
-          <Change value={row.visibility_change} significant={row.visibility_change_significant} unit=" pp" blank={noChange} />
+          <Change value={row.visibility_change} significant={row.visibility_change_significant} unit=" pp" blank={noChange} basis={basisOf.visibility(row)} />
         </div>
         <div class="kpi">
           <h2>Share of voice</h2>
           <p class="kpi-value" data-measure="share_of_voice">{percent(row.share_of_voice)}</p>
           <p class="kpi-ci">95%: {row.share_of_voice_ci === null ? "—" : `${percent(row.share_of_voice_ci.low)} – ${percent(row.share_of_voice_ci.high)}`}</p>
-          <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} unit=" pp" blank={noChange} />
+          <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} unit=" pp" blank={noChange} basis={basisOf.share_of_voice(row)} />
         </div>
         <div class="kpi">
           <h2>Average position</h2>
           <p class="kpi-value" data-measure="average_position">{number(row.average_position)}</p>
           <p class="kpi-ci">1 is named first</p>
-          <Change value={row.average_position_change} higherIsBetter={false} blank={noChange} />
+          <Change value={row.average_position_change} higherIsBetter={false} blank={noChange} basis={basisOf.mean(row)} />
         </div>
         <div class="kpi">
           <h2>Average sentiment</h2>
           <p class="kpi-value" data-measure="average_sentiment">{number(row.average_sentiment)}</p>
           <p class="kpi-ci">0–100, 50 neutral</p>
-          <Change value={row.average_sentiment_change} blank={noChange} />
+          <Change value={row.average_sentiment_change} blank={noChange} basis={basisOf.mean(row)} />
         </div>
         <div class="kpi">
           <h2>Answers</h2>
@@ -213,13 +249,15 @@ const OwnBrand = ({ row, loading }: { readonly row: BrandRow | null | undefined;
         </div>
       </div>
       <p class="kpi-key">
-        Changes against the previous period of the same length, with their sign; <SignificanceKey id="own-brand-key" />.
+        Changes against the previous period of the same length, with their sign, the previous value and the counts
+        it rests on; <SignificanceKey id="own-brand-key" />; {smallSampleKey}.
       </p>
     </section>
   )
 }
 
-const ci = (interval: { low: number; high: number } | null) => (interval === null ? "—" : `${percent(interval.low)} – ${percent(interval.high)}`)
+/** An interval, which may break after its low bound when the table needs the room (never inside a bound). */
+const ci = (interval: { low: number; high: number } | null) => (interval === null ? "—" : `${percent(interval.low)} –\u00a0${percent(interval.high)}`)
 
 const brandColumns: ReadonlyArray<Column<BrandRow>> = [
   {
@@ -233,20 +271,31 @@ const brandColumns: ReadonlyArray<Column<BrandRow>> = [
     )
   },
   { label: "Visibility", numeric: true, sortKey: "visibility", render: (row) => <span data-field="visibility">{percent(row.visibility)}</span> },
-  { label: "95% interval", numeric: true, render: (row) => <span data-field="visibility_ci">{ci(row.visibility_ci)}</span> },
+  { label: "95% interval", numeric: true, render: (row) => <span class="interval" data-field="visibility_ci">{ci(row.visibility_ci)}</span> },
   {
     label: "Change",
     numeric: true,
-    render: (row) => <span data-field="visibility_change"><Change value={row.visibility_change} significant={row.visibility_change_significant} blank={noChange} /></span>
+    render: (row) => (
+      <span data-field="visibility_change">
+        <Change value={row.visibility_change} significant={row.visibility_change_significant} blank={noChange} basis={basisOf.visibility(row)} />
+      </span>
+    )
   },
-  { label: "Share of voice", numeric: true, sortKey: "share_of_voice", render: (row) => <span data-field="share_of_voice">{percent(row.share_of_voice)}</span> },
-  { label: "95% interval ", numeric: true, render: (row) => <span data-field="share_of_voice_ci">{ci(row.share_of_voice_ci)}</span> },
+  { label: "Share of voice", numeric: true, sortKey: "share_of_voice", render: (row) => (
+      <>
+        <span data-field="share_of_voice">{percent(row.share_of_voice)}</span>
+        <span class="muted block small" data-field="share_of_voice_counts" title={`${integer(row.mentioned_count)} of the ${integer(row.total_mentions)} mentions of all brands`}>
+          {integer(row.mentioned_count)} of {integer(row.total_mentions)}
+        </span>
+      </>
+    ) },
+  { label: "95% interval ", numeric: true, render: (row) => <span class="interval" data-field="share_of_voice_ci">{ci(row.share_of_voice_ci)}</span> },
   {
     label: "Change ",
     numeric: true,
     render: (row) => (
       <span data-field="share_of_voice_change">
-        <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} blank={noChange} />
+        <Change value={row.share_of_voice_change} significant={row.share_of_voice_change_significant} blank={noChange} basis={basisOf.share_of_voice(row)} />
       </span>
     )
   },
@@ -302,7 +351,7 @@ const BrandsCard = ({ answer, sort, onSort, onPage }: {
         <>
           <DataTable
             class="wrap-headers"
-            caption="Brands over the period, with 95% intervals; changes in percentage points, ✱ significant"
+            caption={`Brands over the period, with 95% intervals; changes in percentage points, ✱ significant, each with the previous period’s value and its counts (answers for visibility, mentions for share of voice); ${smallSampleKey}`}
             columns={brandColumns}
             rows={rows}
             rowKey={(row) => row.brand.id}

@@ -59,7 +59,8 @@ const Monitors = ({ location }: PageProps) => (
       { label: "Country", render: (monitor) => monitor.country },
       { label: "Platforms", render: (monitor) => monitor.platforms.map((platform) => platformNames[platform] ?? platform).join(", ") },
       { label: "Schedule", render: (monitor) => monitor.schedule },
-      { label: "Active", render: (monitor) => (monitor.active ? "yes" : "no") }
+      { label: "Active", render: (monitor) => (monitor.active ? "yes" : "no") },
+      { label: "Answers", render: (monitor) => (monitor.simulated ? <span class="badge badge-inline badge-simulated">simulated</span> : "real") }
     ]}
   />
 )

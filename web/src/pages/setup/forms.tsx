@@ -12,9 +12,11 @@ export const MonitorForm = (props: FormProps<Monitor>) => {
   const [chosen, setChosen] = useState<ReadonlyArray<string>>(row?.platforms ?? [])
   const [schedule, setSchedule] = useState<string>(row?.schedule ?? "daily")
   const [active, setActive] = useState(row?.active ?? true)
+  const [simulated, setSimulated] = useState(row?.simulated ?? false)
   const errors = error?.body.errors
+  const simulatedErrors = errorsFor(errors, "simulated")
   return (
-    <SetupForm props={props} noun="monitor" body={() => ({ name, country, platforms: chosen, schedule, active })}>
+    <SetupForm props={props} noun="monitor" body={() => ({ name, country, platforms: chosen, schedule, active, simulated })}>
       <div class="form-grid">
         <Field id="monitor-name" label="Name" errors={errorsFor(errors, "name")}>
           {(p) => <input {...p} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -43,6 +45,30 @@ export const MonitorForm = (props: FormProps<Monitor>) => {
         errors={errorsFor(errors, "platforms")}
         columns
       />
+      <div class={simulatedErrors.length > 0 ? "field field-invalid simulated-field" : "field simulated-field"}>
+        <label class="check">
+          <input
+            type="checkbox"
+            id="monitor-simulated"
+            checked={simulated}
+            aria-describedby={["monitor-simulated-hint", simulatedErrors.length > 0 ? "monitor-simulated-errors" : ""].join(" ").trim()}
+            aria-invalid={simulatedErrors.length > 0 ? "true" : undefined}
+            onChange={(e) => setSimulated(e.currentTarget.checked)}
+          />{" "}
+          Simulated answers (to try the service out)
+        </label>
+        <small id="monitor-simulated-hint" class="hint">
+          The collector’s simulated platform writes this monitor’s answers itself instead of asking the AI platforms:
+          no provider key needed, nothing spent, but the answers are made up. Each starts with “[Simulated answer]”
+          and is marked simulated, yet it counts in this project’s analytics like a real one, so keep it to a trial
+          project. Only this monitor’s runs are simulated; a change applies to its next runs, not to those waiting.
+        </small>
+        {simulatedErrors.length > 0 && (
+          <ul id="monitor-simulated-errors" class="field-errors">
+            {simulatedErrors.map((message) => <li key={message}>{message}</li>)}
+          </ul>
+        )}
+      </div>
     </SetupForm>
   )
 }
