@@ -70,7 +70,7 @@ export const sign = (
   return list.map((secret) => `v1,${digest(secretKey(secret), id, String(timestampSeconds), bytes).toString("base64")}`).join(" ")
 }
 
-export interface WebhookHeaders {
+export type WebhookHeaders = {
   readonly "webhook-id": string
   readonly "webhook-timestamp": string
   readonly "webhook-signature": string
