@@ -84,7 +84,7 @@ describe("attempt results", () => {
     expect(resultOfStatus(410)).toEqual({ ok: false, status: 410, error: "HTTP 410" })
     expect(resultOfStatus(503).ok).toBe(false)
     expect(resultOfError("timeout")).toEqual({ ok: false, status: null, error: "no answer within 10 s" })
-    expect(resultOfError("network", "ECONNREFUSED").error).toBe("network error: ECONNREFUSED")
+    expect(resultOfError("network", "ECONNREFUSED")).toEqual({ ok: false, status: null, error: "network error: ECONNREFUSED" })
   })
 })
 
