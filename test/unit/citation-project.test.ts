@@ -71,5 +71,5 @@ describe(`the citation project migration (${sqlBackend})`, () => {
     } finally {
       await runtime.dispose()
     }
-  }, 120_000)
+  }, 300_000)
 })
