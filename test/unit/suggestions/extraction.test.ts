@@ -5,7 +5,7 @@ import { categoryWordsOf, domainKeyOf, keyOf } from "../../../src/Suggestions/Ke
 import { proseSpans, structuralSpans } from "../../../src/Suggestions/Spans.js"
 
 const tracked: ReadonlyArray<BrandToDetect> = [
-  { id: 1, name: "Acme", aliases: ["Acme Cloud"], domains: ["acme.com"], classification: "own" },
+  { id: 1, name: "Acme", aliases: ["Acme Cloud"], domains: ["acme.com"], classification: "other" },
   { id: 2, name: "HubSpot", aliases: [], domains: ["hubspot.com"], classification: "competitor" },
   { id: 3, name: "Soylent", aliases: [], domains: [], classification: "ignored" }
 ]
