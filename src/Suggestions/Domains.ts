@@ -17,6 +17,8 @@ export interface DomainOccurrence {
   readonly source: DomainSource
   /** Offset in the text for `link` and `text`; for a citation, `text.length` + its 0-based index. */
   readonly at: number
+  /** The URL, for `link` and `citation`. */
+  readonly url?: string
 }
 
 /** The registrable domain of a host, or undefined (an IP, `localhost`, an unknown suffix). */
@@ -37,7 +39,9 @@ export const isSuggestible = (host: string): boolean => {
  */
 export const stopListedLabels: ReadonlySet<string> = new Set(
   hostsFile.groups
-    .filter((group) => group.stop_list)
+    // Self-publishing and code hosts are stop-listed for the sites users host there ("x.notion.site",
+    // "x.github.io"); their own names (Notion, GitHub) are companies with products.
+    .filter((group) => group.stop_list && group.name !== "self_published" && group.name !== "code_hosting")
     .flatMap((group) => group.hosts)
     .flatMap((entry) => {
       const label = entry.endsWith(".*") ? entry.slice(0, -2) : domainLabelOf(entry)
@@ -63,12 +67,12 @@ export const domainOccurrences = (
   for (const link of links) {
     const host = normalizeUrl(link.url)?.domain
     const domain = host === undefined ? undefined : registrableDomainOf(host)
-    if (domain !== undefined && host !== undefined && isSuggestible(host)) found.push({ domain, source: "link", at: link.at })
+    if (domain !== undefined && host !== undefined && isSuggestible(host)) found.push({ domain, source: "link", at: link.at, url: link.url })
   }
   citations.forEach((raw, i) => {
     const host = normalizeUrl(raw)?.domain
     const domain = host === undefined ? undefined : registrableDomainOf(host)
-    if (domain !== undefined && host !== undefined && isSuggestible(host)) found.push({ domain, source: "citation", at: text.length + i })
+    if (domain !== undefined && host !== undefined && isSuggestible(host)) found.push({ domain, source: "citation", at: text.length + i, url: raw })
   })
   return found.filter((o) => isSuggestible(o.domain)).sort((a, b) => a.at - b.at)
 }

@@ -11,6 +11,7 @@ import type { Classification } from "../Domain/Brand.ts"
 import { matchBrands, coversDomain, type Occurrence } from "../Detection/Matching.ts"
 import { brandDomains, type BrandToDetect } from "../Detection/Mentions.ts"
 import { normalizeUrl } from "../Detection/Urls.ts"
+import { pageTypeOf, type PageType } from "../Sources/PageTypes.ts"
 import { domainOccurrences, type DomainOccurrence, stopListedLabels } from "./Domains.ts"
 import { domainKeyOf, keyOf } from "./Keys.ts"
 import { type Span, type SpanKind, proseSpans, structuralSpans } from "./Spans.ts"
@@ -38,12 +39,20 @@ export interface AnswerCandidate {
   readonly domains: ReadonlyArray<string>
   /** Where the answer names it (empty when only a domain points at it). */
   readonly occurrences: ReadonlyArray<CandidateOccurrence>
-  /** 1-based order of its first appearance among every brand of the answer, tracked or candidate. */
+  /**
+   * 1-based order of its first appearance among the brands of the answer, tracked or confirmed candidates
+   * (an unconfirmed one takes the place after those before it, without moving them).
+   */
   readonly order: number
   readonly inList: boolean
   readonly bold: boolean
   readonly linked: boolean
   readonly cited: boolean
+  /**
+   * False when the answer only writes it at the start of sentences, without a domain: it counts only if
+   * another answer of the window confirms it (`confirmNames`).
+   */
+  readonly confirmed: boolean
 }
 
 export interface TrackedMention {
@@ -59,6 +68,9 @@ export interface AnswerExtraction {
 }
 
 const STRUCTURAL: ReadonlyArray<SpanKind> = ["list", "heading", "table"]
+
+/** Page types a publisher's citations have (`pageTypeOf`). */
+const PUBLISHED: ReadonlySet<PageType> = new Set(["article", "listicle", "comparison"])
 
 /** The candidates of one answer. */
 export const extractCandidates = (
@@ -84,9 +96,10 @@ export const extractCandidates = (
     if (key === "" || trackedKeys.has(key) || stopListedLabels.has(key) || isBareLowerCaseDomain(span.text)) continue
     named.push({ span, key })
   }
-  // A name that only starts sentences must be written elsewhere too ("Apple Watch is not a CRM.").
+  // A name that only starts sentences must be written elsewhere too ("Apple Watch is not a CRM."), in this
+  // answer or, once the window is read, another (`Variants.ts`); until then it is unconfirmed.
   const confirmed = new Set(named.filter((n) => n.span.kind !== "prose" || n.span.sentenceStart !== true).map((n) => n.key))
-  const names = named.filter((n) => confirmed.has(n.key))
+  const names = named
 
   // Domains.
   const links = spans.flatMap((s) => (s.kind === "link" && s.url !== undefined ? [{ url: s.url, at: s.start }] : []))
@@ -102,9 +115,15 @@ export const extractCandidates = (
     return found
   }
   for (const { key, span } of names) entry(key).spans.push(span)
+  const nameKeys = [...new Set(names.map((n) => n.key))]
   domains.forEach((o, i) => {
-    const key = domainKeys[i]!
+    let key = domainKeys[i]!
+    // "keepersecurity.com", "mizunousa.com": a domain whose main label starts with a name of the answer is that name's.
+    if (!byKey.has(key)) key = nameKeys.find((k) => k.length >= 4 && key.startsWith(k)) ?? key
     if (key === "" || trackedKeys.has(key) || stopListedLabels.has(key)) return
+    // "security.org" cited names no brand; "monday.com" written in the text does.
+    if (isGenericWord(key) && o.source !== "text") return
+    if (trackedKeys.has(domainKeys[i]!)) return
     entry(key).domains.push(o)
   })
 
@@ -127,6 +146,11 @@ export const extractCandidates = (
       firsts.push({ id: `t${brand.id}`, first, length: match?.length ?? 0 })
     }
   })
+  // A domain only cited or linked, never named, through articles and lists alone is a publisher.
+  for (const [key, found] of byKey) {
+    if (found.spans.length === 0 && found.domains.every((d) => d.url !== undefined && PUBLISHED.has(pageTypeOf(d.url)))) byKey.delete(key)
+  }
+  const confirmedKey = (key: string) => confirmed.has(key) || (byKey.get(key)?.domains.length ?? 0) > 0
   const candidates = [...byKey].map(([key, found]) => {
     const occurrences = dedupe(found.spans)
     const first = Math.min(...occurrences.map((o) => o.start), ...found.domains.map((d) => d.at))
@@ -134,7 +158,14 @@ export const extractCandidates = (
     return { key, found, occurrences }
   })
   firsts.sort((a, b) => a.first - b.first || b.length - a.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const orderOf = new Map(firsts.map((f, i) => [f.id, i + 1]))
+  // An unconfirmed name does not move the others: it takes the place after the brands before it.
+  const isUnconfirmed = (id: string) => id.startsWith("c") && !confirmedKey(id.slice(1))
+  const orderOf = new Map<string, number>()
+  let placed = 0
+  for (const f of firsts) {
+    if (isUnconfirmed(f.id)) orderOf.set(f.id, placed + 1)
+    else orderOf.set(f.id, ++placed)
+  }
 
   return {
     candidates: candidates
@@ -147,7 +178,8 @@ export const extractCandidates = (
         inList: occurrences.some((o) => STRUCTURAL.includes(o.kind)),
         bold: found.spans.some((s) => s.kind === "bold"),
         linked: found.spans.some((s) => s.kind === "link") || found.domains.some((d) => d.source === "link"),
-        cited: found.domains.some((d) => d.source === "citation")
+        cited: found.domains.some((d) => d.source === "citation"),
+        confirmed: confirmedKey(key)
       }))
       .sort((a, b) => a.order - b.order),
     tracked: tracked

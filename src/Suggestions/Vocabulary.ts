@@ -35,7 +35,7 @@ const common = words(`
   over under about after before during between among within without through via per than then also and or but nor so
   yet both either neither each every all any some most many much more few several other others another such
   no not yes here there now just only even still again finally overall however additionally moreover furthermore
-  meanwhile instead otherwise alternatively similarly unlike like compared comparing plus note notes tip tips
+  according meanwhile instead otherwise alternatively similarly unlike like compared comparing plus note notes tip tips
   summary conclusion verdict bottom line takeaway takeaways recommendation recommendations introduction overview
   best top great good better leading popular notable honorable honourable mention mentions pick picks choice choices
   option options alternative alternatives winner runner runners-up runner-up budget premium enterprise business
@@ -54,12 +54,13 @@ const common = words(`
   sales marketing email emails contact contacts lead leads deal deals pipeline pipelines project projects task tasks
   management manager managers crm-software ecommerce e-commerce commerce shop shopping store stores
   beginner beginners advanced basic standard professional essentials starter growth scale ultimate unlimited
-  overall-best easiest cheapest fastest simplest most-affordable affordable cheap expensive new newer older
+  overall-best easiest cheapest fastest simplest most-affordable affordable cheap expensive
   first second third fourth fifth last next previous final step steps section part chapter example examples
   north south east west northern southern eastern western central global international local regional national
   important warning caution disclaimer update updated edit source sources reference references citation citations
   sponsored ad ads advertisement affiliate rated verified official unofficial version edition
-  mr mrs ms dr st inc ltd llc
+  mr mrs ms dr st inc ltd llc family families personal individual individuals household home kids
+  kanban scrum agile waterfall gantt scim saml oauth ldap kb mb gb tb
 `)
 
 /** Countries, regions and large cities answers name as places, not brands (English names). */
@@ -79,8 +80,14 @@ const places = words(`
 /** Every word above: a candidate made only of these names nothing. */
 export const genericWords: ReadonlySet<string> = new Set([...calendar, ...acronyms, ...common, ...places])
 
-/** Whether a word (any case, a trailing possessive or punctuation ignored) is generic. */
-export const isGenericWord = (word: string): boolean => genericWords.has(plainWord(word))
+/**
+ * Whether a word (any case, a trailing possessive or punctuation ignored) is generic: listed, or a compound
+ * adjective ("AI-based", "Swiss-based", "cloud-native").
+ */
+export const isGenericWord = (word: string): boolean => {
+  const plain = plainWord(word)
+  return genericWords.has(plain) || /-(?:based|native|powered|driven|friendly|focused|first)$/u.test(plain)
+}
 
 /** A word lower-cased, without a possessive `'s` and surrounding punctuation. */
 export const plainWord = (word: string): string =>

@@ -2,8 +2,9 @@
  * The labelled corpus of brand suggestions (test/unit/suggestions/corpus.json) and the measures of the
  * suggestion core over it (docs/suggestions.md, "Measured"):
  *
- * - extraction: per answer, the candidates found against the rivals labelled (micro precision and recall
- *   over answer × candidate pairs; `ignore` names count neither way);
+ * - extraction: per answer, the candidates found (variants resolved over the project's answers) against
+ *   the rivals labelled (micro precision and recall over answer × candidate pairs; `ignore` names count
+ *   neither way);
  * - gated suggestions: per project, the candidates that pass the gate, each right when it is a labelled
  *   rival of the project; recall over the project's frequent rivals (labelled in at least 3 answers, 2
  *   prompts and 2 platforms: those the gate is meant to let through).
@@ -15,6 +16,7 @@ import { type AnalysedAnswer, evidenceOf, rollUp } from "../../src/Suggestions/E
 import { extractCandidates } from "../../src/Suggestions/Extraction.ts"
 import { categoryWordsOf, keyOf } from "../../src/Suggestions/Keys.ts"
 import { defaultGate, rankCandidates } from "../../src/Suggestions/Ranking.ts"
+import { confirmedKeys, variantKeys, withConfirmedNames, withVariants } from "../../src/Suggestions/Variants.ts"
 import corpus from "../unit/suggestions/corpus.json" with { type: "json" }
 
 export interface CorpusAnswer {
@@ -103,6 +105,18 @@ export const evaluate = (projects: ReadonlyArray<CorpusProject> = corpusProjects
         categoryWords
       })
       analysed.push({ answer_id: i + 1, prompt_id: answer.prompt, platform: answer.platform, day: answer.day, text: answer.text, extraction: found })
+    })
+    // Variants are resolved over the project's answers, as the service resolves them over a window.
+    const confirmed = confirmedKeys(analysed.map((a) => a.extraction))
+    analysed.forEach((a, i) => {
+      analysed[i] = { ...a, extraction: withConfirmedNames(a.extraction, confirmed) }
+    })
+    const variants = variantKeys(rollUp(analysed), categoryWords)
+    analysed.forEach((a, i) => {
+      analysed[i] = { ...a, extraction: withVariants(a.extraction, variants) }
+    })
+    project.answers.forEach((answer, i) => {
+      const found = analysed[i]!.extraction
       const expected = new Set(answer.expected.map(key))
       const ignore = new Set(answer.ignore.map(key))
       const predicted = new Set(found.candidates.map((c) => c.key).filter((k) => !ignore.has(k)))

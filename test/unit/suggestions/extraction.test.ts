@@ -11,7 +11,7 @@ const tracked: ReadonlyArray<BrandToDetect> = [
 ]
 const context: ExtractionContext = { tracked, prompt: "What is the best CRM for small business?" }
 const keys = (text: string, citations: ReadonlyArray<string> = [], ctx: ExtractionContext = context) =>
-  extractCandidates({ text, citations }, ctx).candidates.map((c) => c.key)
+  extractCandidates({ text, citations }, ctx).candidates.filter((c) => c.confirmed).map((c) => c.key)
 
 describe("keyOf", () => {
   it.each<[string, string]>([
@@ -108,13 +108,15 @@ describe("extractCandidates", () => {
       "",
       "According to G2 and Reddit, Nimble is rising; Soylent is not. Read more on [TechRadar](https://www.techradar.com/best/crm)."
     ].join("\n")
-    const result = extractCandidates({ text, citations: ["https://www.g2.com/x", "https://www.zoho.com/crm/", "https://close.com/blog/x"] }, context)
-    expect(result.candidates.map((c) => c.key)).toEqual(["pipedrive", "zoho", "monday", "salesforce", "freshsales", "nimble", "close"])
+    const result = extractCandidates({ text, citations: ["https://www.g2.com/x", "https://www.zoho.com/crm/", "https://close.com/", "https://zapier.com/blog/best-crm-app/"] }, context)
+    expect(result.candidates.filter((c) => c.confirmed).map((c) => c.key)).toEqual(["pipedrive", "zoho", "monday", "salesforce", "freshsales", "nimble", "close"])
+    // "Apple Watch" only starts a sentence: unconfirmed.
+    expect(result.candidates.filter((c) => !c.confirmed).map((c) => c.key)).toEqual(["applewatch"])
     const zoho = result.candidates.find((c) => c.key === "zoho")!
     expect(zoho).toMatchObject({ spellings: ["Zoho CRM"], domains: ["zoho.com"], inList: true, bold: true, cited: true, linked: false })
     expect(text.slice(zoho.occurrences[0]!.start, zoho.occurrences[0]!.end)).toBe("Zoho CRM")
     expect(result.candidates.find((c) => c.key === "pipedrive")!.domains).toEqual(["pipedrive.com"])
-    // A cited domain alone is a candidate, after every brand the text names.
+    // A cited domain alone is a candidate, after every brand the text names; a publisher's list (zapier.com/blog/best-…) is not.
     expect(result.candidates.at(-1)).toMatchObject({ key: "close", occurrences: [], cited: true, order: 9 })
     // Tracked brands keep their own places in the order; the ignored one counts for nothing.
     expect(result.tracked.map((t) => [t.brand_id, t.order])).toEqual([[2, 1], [1, 7]])
@@ -135,8 +137,11 @@ describe("extractCandidates", () => {
     expect(keys("- **Small Business**\n- **Best Overall**\n- **Free Plan**\n- **Monday**\n- **Germany**\n- **Pros**\n- **Key Features**\n- Close")).toEqual(["close"])
   })
 
-  it("takes a sentence-initial name only when the answer writes it elsewhere too", () => {
+  it("confirms a sentence-initial name only when the answer writes it elsewhere too", () => {
     expect(keys("Insightly is simple. Many teams like it.")).toEqual([])
+    expect(extractCandidates({ text: "Insightly is simple.", citations: [] }, context).candidates).toMatchObject([{ key: "insightly", confirmed: false }])
+    // A domain confirms it.
+    expect(keys("Insightly is simple.", ["https://www.insightly.com/"])).toEqual(["insightly"])
     expect(keys("Insightly is simple. Many teams choose Insightly.")).toEqual(["insightly"])
     expect(keys("Insightly is simple.\n- **Insightly**")).toEqual(["insightly"])
   })
@@ -148,6 +153,11 @@ describe("extractCandidates", () => {
 
   it("reads names in any script and case, whole words only", () => {
     expect(keys("- **Société Générale**\n- Hubspotter")).toEqual(["sociétégénérale", "hubspotter"])
+  })
+
+  it("drops cited domains with a generic label unless the text writes them", () => {
+    expect(keys("Compare them.", ["https://www.security.org/x"])).toEqual([])
+    expect(keys("- **monday.com** boards")).toEqual(["monday"])
   })
 
   it("is deterministic", () => {
