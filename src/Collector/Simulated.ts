@@ -21,6 +21,7 @@ import {
   type Tone,
   toneSentences
 } from "./SimulatedText.ts"
+import { MAX_RIVALS, RIVAL_CHANCE, rivalSentences, simulatedRivals } from "./SimulatedRivals.ts"
 
 /** The first line of every simulated answer. */
 export const simulatedLabel = "[Simulated answer]"
@@ -39,6 +40,8 @@ export interface Simulation {
   readonly answer: Answer
   /** The brands the text names, in the order it first names them: what detection must find. */
   readonly mentioned: ReadonlyArray<QuestionBrand>
+  /** The spellings of the untracked rivals it names (`SimulatedRivals.ts`), in the order written. */
+  readonly untracked: ReadonlyArray<string>
 }
 
 /** The simulated answer with what it was written to contain. */
@@ -63,6 +66,11 @@ export const simulate = (question: Question): Simulation => {
       : sentences
     return bullets ? `- ${marked.join(" ")}` : marked.join(" ")
   })
+
+  // Rivals the project does not track, from a stream of their own so that the rest of the answer is
+  // what it was without them.
+  const rivals = chooseRivals(seededRandom(`rivals|${question.promptId}|${question.platform}|${question.day}`), all, bullets)
+  for (const { line, at } of rivals) lines.splice(Math.min(at, lines.length), 0, line)
 
   const paragraphs: Array<string> = []
   const topic = topicOf(question.prompt, all)
@@ -89,7 +97,8 @@ export const simulate = (question: Question): Simulation => {
 
   return {
     answer: { text: [simulatedLabel, ...paragraphs].join("\n\n"), citations, simulated: true, ...unreported },
-    mentioned
+    mentioned,
+    untracked: rivals.map((r) => r.spelling)
   }
 }
 
@@ -211,6 +220,34 @@ const namesOnly = (text: string, allowed: ReadonlyArray<QuestionBrand>, brands: 
     ([brand.name, ...brand.aliases].every((name) => findNameOccurrences(text, name).length === 0) &&
       brandDomains(brand).every((domain) => findDomainOccurrences(text, domain).length === 0))
   )
+
+// --- Untracked rivals ------------------------------------------------------------------------------
+
+/**
+ * Up to `MAX_RIVALS` rivals (by weight) none of whose chosen spelling names a project brand, each a line
+ * (a bold list item in a bulleted answer) and the place among the brand lines it goes to.
+ */
+const chooseRivals = (
+  random: Random,
+  brands: ReadonlyArray<QuestionBrand>,
+  bullets: boolean
+): Array<{ readonly spelling: string; readonly line: string; readonly at: number }> => {
+  if (!random.chance(RIVAL_CHANCE)) return []
+  const count = random.int(1, MAX_RIVALS)
+  const pool = [...simulatedRivals]
+  const chosen: Array<{ spelling: string; line: string; at: number }> = []
+  while (chosen.length < count && pool.length > 0) {
+    let roll = random.next() * pool.reduce((sum, r) => sum + r.weight, 0)
+    const index = Math.max(0, pool.findIndex((r) => (roll -= r.weight) < 0))
+    const [rival] = pool.splice(index, 1)
+    // Mostly the name, sometimes a variant.
+    const spelling = rival!.spellings.length > 1 && random.chance(0.3) ? random.pick(rival!.spellings.slice(1)) : rival!.spellings[0]!
+    const sentence = random.pick(rivalSentences).replace("{r}", () => (bullets ? `**${spelling}**` : spelling))
+    if (!namesOnly(sentence, [], brands)) continue
+    chosen.push({ spelling, line: bullets ? `- ${sentence}` : sentence, at: random.int(0, MAX_RIVALS + 3) })
+  }
+  return chosen
+}
 
 // --- The prompt's topic ---------------------------------------------------------------------------
 
