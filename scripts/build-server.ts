@@ -14,7 +14,8 @@
  * a running process may still import one it was built with.
  */
 import * as esbuild from "esbuild"
-import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises"
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -28,6 +29,7 @@ export const buildServer = async () => {
   const scratch = await mkdtemp(join(root, "dist", ".server-"))
   try {
     await bundleInto(scratch)
+    await copyFile(scalarStandalone(), join(scratch, "scalar-api-reference.js"))
     const built = await readdir(scratch)
     const isEntry = (name: string) => entryPoints.some((entry) => name === `${entry}.js` || name === `${entry}.js.map`)
     for (const name of [...built.filter((name) => !isEntry(name)), ...built.filter(isEntry)]) {
@@ -38,6 +40,12 @@ export const buildServer = async () => {
   }
   return { milliseconds: Math.round(performance.now() - started) }
 }
+
+/**
+ * The API reference's script (src/Http/Docs.ts): Scalar's browser bundle from its build-only package,
+ * served from dist/server/ so that the service needs no development dependency to show it.
+ */
+const scalarStandalone = () => createRequire(import.meta.url).resolve("@scalar/api-reference/browser/standalone.js")
 
 const bundleInto = (directory: string) =>
   esbuild.build({

@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import * as ApiDocument from "./ApiDocument.ts"
 import { AnalyticsApi } from "./Analytics/Api.ts"
 import { ApiKeysApi } from "./ApiKeys/Api.ts"
 import { BrandMentionsApi } from "./BrandMentions/Api.ts"
@@ -41,7 +42,9 @@ export class Api extends HttpApi.make("brand-visibility")
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "Brand Visibility Monitoring API")
   .annotate(OpenApi.Version, "1")
-  .annotate(OpenApi.Transform, cleanOpenApi)
+  .annotate(OpenApi.License, ApiDocument.license)
+  .annotate(OpenApi.Servers, ApiDocument.servers)
+  .annotate(OpenApi.Transform, (spec) => ApiDocument.describeTags(cleanOpenApi(spec)))
   .annotate(
     OpenApi.Description,
     "Monitors how AI platforms answer the questions a brand's buyers ask. Authenticate with `Authorization: Bearer <key>`; " +

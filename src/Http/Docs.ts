@@ -1,20 +1,25 @@
 import { HttpApi, HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
+import { readFile } from "node:fs/promises"
 
 /**
  * The API reference at `/docs`: Scalar's page over the OpenAPI document, with Scalar's script inlined
  * so that the page loads nothing from the internet.
  *
- * `HttpApiScalar.layer` of @effect/platform makes the same page, but at start-up: its 3.4 MB script is
- * then held three times over (the module's source, the string, the page) by every process, ~10 MB, for
- * a page few ever open. Here the script's module is imported on the first request (the bundler gives
- * it a chunk of its own) and the page is kept once made (then the script is held twice: the module's
- * source and the page).
+ * The script is the browser bundle of `@scalar/api-reference` (a build-only package, held to one
+ * version in package.json), which `npm run build` copies to dist/server/ (scripts/build-server.ts):
+ * the service reads it from there, with runtime dependencies only. `HttpApiScalar.layer` of
+ * @effect/platform makes the same page, but at start-up: its 3.4 MB script is then held three times
+ * over (the module's source, the string, the page) by every process, ~10 MB, for a page few ever
+ * open; bundled, its module also lands in a chunk the server loads at start. Here the script is read
+ * on the first request and the page is kept once made (the script is then held once, in the page).
  *
  * The page has a Content-Security-Policy of its own (docs/security.md, "Headers"): its scripts are the
  * page's inline ones, allowed by their hashes, and it may load or send nothing beyond this server.
  */
+export const scalarScript = new URL("../../dist/server/scalar-api-reference.js", import.meta.url)
+
 export const layer = (options: { readonly path: `/${string}`; readonly scalar: Record<string, unknown> }) =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function*() {
@@ -22,13 +27,10 @@ export const layer = (options: { readonly path: `/${string}`; readonly scalar: R
       const spec = OpenApi.fromApi(api)
       let page: Promise<ReturnType<typeof pageOf>> | undefined
       const render = async () => {
-        // @ts-expect-error: @effect/platform's own module of the script, which it does not export (nor type).
-        const { javascript } = (await import("../../node_modules/@effect/platform/dist/esm/internal/httpApiScalar.js")) as {
-          readonly javascript: string
-        }
+        const javascript = await readFile(scalarScript, "utf8")
         return pageOf(spec, { _integration: "html", ...options.scalar }, javascript)
       }
-      // A failed import is not kept: the next request tries again.
+      // A failed read is not kept: the next request tries again.
       const made = () => (page ??= render().catch((error) => {
         page = undefined
         throw error

@@ -23,7 +23,7 @@ import { createDatabase } from "../support/TestServer.ts"
  * - a worker with tracing turned off although an endpoint is set (OTEL_SDK_DISABLED=true).
  * They share one database: PostgreSQL when DATABASE_URL is set, else the API's embedded one. Tracing
  * off without any OTEL_ setting (the default) is how test/processes/multiprocess.test.ts starts its
- * four processes, and test/http/shutdown.test.ts `npm start`.
+ * four processes, and test/processes/shutdown.test.ts `npm start`.
  */
 
 const backend = process.env.DATABASE_URL ? "postgres" : "embedded"
