@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Id, Timestamp } from "../Domain/Common.ts"
-import { requires } from "../Http/Authorize.ts"
+import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { arrayQuery, filterQuery, rawQuery } from "../Http/FilterQuery.ts"
@@ -317,91 +317,89 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
       .setUrlParams(SourcesQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(SourceAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Source analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
+      .addError(ErrorSchemas.ValidationError)
+      .pipe(guarded(
+        "analytics:read",
+        "Source analytics",
         `The sources (domains) cited in the window: share of analyzed responses citing each, average citations per response, ` +
-          `changes against the previous period, lifetime first and last dates. ${COMMON} Ability \`analytics:read\`.`
-      )
+          `changes against the previous period, lifetime first and last dates. ${COMMON}`
+      ))
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
   )
   .add(
     HttpApiEndpoint.get("sourceUrls", "/analytics/source-urls")
       .setUrlParams(SourceUrlsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(SourceUrlAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Source-URL analytics")
+      .addError(ErrorSchemas.ValidationError)
+      .pipe(guarded(
+        "analytics:read",
+        "Source-URL analytics",
+        `The same measures per exact URL cited in the window. ${COMMON}`
+      ))
       .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
-        `The same measures per exact URL cited in the window. ${COMMON} Ability \`analytics:read\`.`
-      )
   )
   .add(
     HttpApiEndpoint.get("sourceUrlUsage", "/analytics/source-url-usage-time-series")
       .setUrlParams(SeriesQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(SourceUrlUsage))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Source-URL usage time series")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
-      .annotate(
-        OpenApi.Description,
+      .addError(ErrorSchemas.ValidationError)
+      .pipe(guarded(
+        "analytics:read",
+        "Source-URL usage time series",
         `For the \`top_n\` URLs most cited in the window (ties by URL), the percentage of analyzed responses citing each, per bucket; ` +
-          `every bucket from the one holding \`start_date\` to the one holding \`end_date\` is present. ${COMMON} ` +
-          "Ability `analytics:read`."
-      )
+          `every bucket from the one holding \`start_date\` to the one holding \`end_date\` is present. ${COMMON}`
+      ))
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
   )
   .add(
     HttpApiEndpoint.get("brands", "/analytics/brands")
       .setUrlParams(BrandsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(BrandAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Brand analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
+      .addError(ErrorSchemas.ValidationError)
+      .pipe(guarded(
+        "analytics:read",
+        "Brand analytics",
         "Every counted brand of the project (zero counts included): visibility (share of analyzed responses mentioning it), " +
           "share of voice (share of the counted brands' mentions), average position and sentiment, each with the counts it is made of, " +
           "95% Wilson intervals on the two proportions, changes against the previous period and whether the proportions' changes " +
           "are significant (two-proportion z-test), and the lifetime first and last dates. `brands[]` and `segments[]` choose the rows, " +
-          `never the denominators. ${BRANDS} ${COMMON} Ability \`analytics:read\`.`
-      )
+          `never the denominators. ${BRANDS} ${COMMON}`
+      ))
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
   )
   .add(
     HttpApiEndpoint.get("brandSeries", "/analytics/brands/time-series")
       .setUrlParams(BrandSeriesQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(BrandTimeSeries))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Brand time series")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
-      .annotate(
-        OpenApi.Description,
+      .addError(ErrorSchemas.ValidationError)
+      .pipe(guarded(
+        "analytics:read",
+        "Brand time series",
         "One metric per bucket for the `top_n` counted brands (or those of `brands[]` / `segments[]`) most mentioned in the window " +
           "(ties by name, then id), every point with its numerator and denominator (or sample size); every bucket from the one " +
-          `holding \`start_date\` to the one holding \`end_date\` is present. ${BRANDS} ${COMMON} Ability \`analytics:read\`.`
-      )
+          `holding \`start_date\` to the one holding \`end_date\` is present. ${BRANDS} ${COMMON}`
+      ))
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
   )
   .add(
     HttpApiEndpoint.get("prompts", "/analytics/prompts")
       .setUrlParams(PromptsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(PromptAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Prompt analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
+      .addError(ErrorSchemas.ValidationError)
+      .pipe(guarded(
+        "analytics:read",
+        "Prompt analytics",
         "Every prompt with at least one analyzed response in the window: the own brand's visibility with its interval and average " +
           "position, the competitor mentioned most, and how many counted brands were mentioned. By default the prompts where the own " +
-          `brand is least visible come first. ${BRANDS} ${COMMON} Ability \`analytics:read\`.`
-      )
+          `brand is least visible come first. ${BRANDS} ${COMMON}`
+      ))
+      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Analytics")
 {}

@@ -3,7 +3,7 @@ import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { type ApiKey, generateKey, hashKey, keyPrefix, withinReach } from "../Domain/ApiKey.ts"
 import { NotFound, ValidationError } from "../Domain/Errors.ts"
-import { CurrentKey } from "../Http/Authorize.ts"
+import { CurrentKey, keyGone } from "../Http/Authorize.ts"
 import { scopeOf } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
@@ -64,7 +64,11 @@ export const ApiKeysLive = ApiGroup.group(Api, "apiKeys", (handlers) =>
             key_hash: hashKey(key),
             prefix: keyPrefix(key),
             ...wanted
-          }).pipe(Effect.catchTag("TooManyKeys", (error) => ValidationError.field("api_keys", error.message)))
+          }).pipe(
+            Effect.catchTag("TooManyKeys", (error) => ValidationError.field("api_keys", error.message)),
+            // The organization was deleted while the request ran, and the key with it: what its next request is told.
+            Effect.catchTag("NotFound", () => keyGone)
+          )
           return { data: { ...recordOf(stored), key } }
         }))
       .handle("revoke", ({ path }) =>

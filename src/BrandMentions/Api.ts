@@ -81,6 +81,7 @@ export class BrandMentionsApi extends HttpApiGroup.make("brandMentions")
       .setUrlParams(BrandMentionsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(BrandMentionWithRelations))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded("brands:read", "List brand mentions", "Every brand mention of the active project, newest first, with its response's `collected_at`. " +
           "Filters `response_id`, `brand_id`, and those of the responses: `start_date` and `end_date` (on `collected_at`, together), " +
           "`platforms[]`, `countries[]`, `monitors[]`, `tags[]`; `sort_by` one of " +
@@ -88,6 +89,5 @@ export class BrandMentionsApi extends HttpApiGroup.make("brandMentions")
           "(`response.prompt` under `response`, `brand.project.organization` under `brand.project`)."))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Brand mentions")
 {}

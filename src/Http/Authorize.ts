@@ -159,6 +159,9 @@ export const refusalOf = (authorization: string | undefined): Refusal | undefine
 const unauthenticated = (refusal: Refusal) =>
   responseHeaders({ "www-authenticate": challenge(refusal) }).pipe(Effect.zipRight(Effect.fail(new Unauthenticated())))
 
+/** The 401 of a key that was valid when the request began and is gone now (its organization deleted meanwhile). */
+export const keyGone = unauthenticated(UNUSABLE_KEY)
+
 export const layer = (["authenticated", ...abilities] as const)
   .map((requirement) => Layer.effect(tagFor(requirement), implementation(requirement)))
   .reduce((all, one) => Layer.merge(all, one))

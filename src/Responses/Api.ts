@@ -160,6 +160,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setUrlParams(ResponsesQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Response))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "responses:read",
         "List responses",
@@ -173,6 +174,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
     HttpApiEndpoint.get("get")`/responses/${responseParam}`
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response))
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded("responses:read", "Read a response", "One response of the active project."))
   )
   .add(
@@ -180,6 +182,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setPayload(CreateResponse)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response), { status: 201 })
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded("responses:write", "Ingest a response", "Stores an answer and analyses it before answering: citations (from `citations`, or the URLs of the text), their sources and source URLs, and the brands mentioned, with position and sentiment. The answer details (`model`, `answer_state`, `finish_reason`, `input_tokens`, `output_tokens`, `cost_usd`, `search_queries`, `retrieved_urls`) are optional; a response that is not `answered` is stored but not counted in analytics. Answers the analyzed response."))
   )
   .add(
@@ -187,6 +190,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setUrlParams(CitationsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Citation))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "citations:read",
         "List citations",
@@ -196,7 +200,5 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       ))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.NotFound)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Responses")
 {}
