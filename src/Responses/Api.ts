@@ -2,7 +2,6 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { platforms } from "../Domain/Platform.ts"
 import {
-  type AnswerDetails,
   answerStates,
   Citation,
   finishReasons,
@@ -15,7 +14,7 @@ import {
 import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
-import { listFilterQuery } from "../Http/FilterQuery.ts"
+import { listFilterQuery } from "../Analytics/HttpQuery.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
@@ -93,22 +92,7 @@ const answerDetailInput = {
   )
 }
 
-/** The answer details of an ingested answer, its retrieved URLs without those it cites. */
-export const detailsOf = (input: AnswerDetails & { readonly citations?: ReadonlyArray<string> | undefined }): AnswerDetails => {
-  const cited = new Set(input.citations ?? [])
-  return {
-    model: input.model,
-    answer_state: input.answer_state,
-    finish_reason: input.finish_reason,
-    input_tokens: input.input_tokens,
-    output_tokens: input.output_tokens,
-    cost_usd: input.cost_usd,
-    search_queries: input.search_queries,
-    retrieved_urls: input.retrieved_urls === undefined
-      ? undefined
-      : [...new Set(input.retrieved_urls)].filter((url) => !cited.has(url))
-  }
-}
+export { detailsOf } from "./Ingestion.ts"
 
 export const CreateResponse = Fields.input({
   prompt_id: Fields.id("prompt_id").annotations({ description: "A prompt of the active project." }),
