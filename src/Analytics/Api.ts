@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Id, Timestamp } from "../Domain/Common.ts"
 import { guarded } from "../Http/Authorize.ts"
@@ -311,94 +311,79 @@ const BRANDS = "Counted brands are the project's brands not classified `ignored`
 const COMMON = "The window is `start_date`..`end_date` (UTC days, inclusive); the previous period is the same number of days right before it. " +
   "Only analyzed responses of the active project count, narrowed by `platforms[]`, `countries[]`, `monitors[]` and `tags[]`."
 
+/**
+ * An analytics endpoint: behind the project header and `analytics:read`, a 422 when its query is wrong,
+ * and the query parameters the OpenAPI document marks as required.
+ */
+const analyticsEndpoint = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
+  required: ReadonlyArray<string>,
+  summary: string,
+  description: string
+) =>
+  endpoint.setHeaders(ProjectHeader)
+    .addError(ErrorSchemas.ValidationError)
+    .pipe(guarded("analytics:read", summary, description))
+    .annotate(OpenApi.Transform, requiredParameters(...required))
+
 export class AnalyticsApi extends HttpApiGroup.make("analytics")
   .add(
-    HttpApiEndpoint.get("sources", "/analytics/sources")
-      .setUrlParams(SourcesQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(SourceAnalyticsRow))
-      .addError(ErrorSchemas.ValidationError)
-      .pipe(guarded(
-        "analytics:read",
-        "Source analytics",
+    analyticsEndpoint(
+      HttpApiEndpoint.get("sources", "/analytics/sources").setUrlParams(SourcesQuery).addSuccess(PaginatedSchema(SourceAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Source analytics",
         `The sources (domains) cited in the window: share of analyzed responses citing each, average citations per response, ` +
           `changes against the previous period, lifetime first and last dates. ${COMMON}`
-      ))
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
+    )
   )
   .add(
-    HttpApiEndpoint.get("sourceUrls", "/analytics/source-urls")
-      .setUrlParams(SourceUrlsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(SourceUrlAnalyticsRow))
-      .addError(ErrorSchemas.ValidationError)
-      .pipe(guarded(
-        "analytics:read",
-        "Source-URL analytics",
+    analyticsEndpoint(
+      HttpApiEndpoint.get("sourceUrls", "/analytics/source-urls").setUrlParams(SourceUrlsQuery).addSuccess(PaginatedSchema(SourceUrlAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Source-URL analytics",
         `The same measures per exact URL cited in the window. ${COMMON}`
-      ))
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
+    )
   )
   .add(
-    HttpApiEndpoint.get("sourceUrlUsage", "/analytics/source-url-usage-time-series")
-      .setUrlParams(SeriesQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(SourceUrlUsage))
-      .addError(ErrorSchemas.ValidationError)
-      .pipe(guarded(
-        "analytics:read",
-        "Source-URL usage time series",
+    analyticsEndpoint(
+      HttpApiEndpoint.get("sourceUrlUsage", "/analytics/source-url-usage-time-series").setUrlParams(SeriesQuery).addSuccess(DataOf(SourceUrlUsage)),
+      ["start_date", "end_date", "interval"],
+      "Source-URL usage time series",
         `For the \`top_n\` URLs most cited in the window (ties by URL), the percentage of analyzed responses citing each, per bucket; ` +
           `every bucket from the one holding \`start_date\` to the one holding \`end_date\` is present. ${COMMON}`
-      ))
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
+    )
   )
   .add(
-    HttpApiEndpoint.get("brands", "/analytics/brands")
-      .setUrlParams(BrandsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(BrandAnalyticsRow))
-      .addError(ErrorSchemas.ValidationError)
-      .pipe(guarded(
-        "analytics:read",
-        "Brand analytics",
+    analyticsEndpoint(
+      HttpApiEndpoint.get("brands", "/analytics/brands").setUrlParams(BrandsQuery).addSuccess(PaginatedSchema(BrandAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Brand analytics",
         "Every counted brand of the project (zero counts included): visibility (share of analyzed responses mentioning it), " +
           "share of voice (share of the counted brands' mentions), average position and sentiment, each with the counts it is made of, " +
           "95% Wilson intervals on the two proportions, changes against the previous period and whether the proportions' changes " +
           "are significant (two-proportion z-test), and the lifetime first and last dates. `brands[]` and `segments[]` choose the rows, " +
           `never the denominators. ${BRANDS} ${COMMON}`
-      ))
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
+    )
   )
   .add(
-    HttpApiEndpoint.get("brandSeries", "/analytics/brands/time-series")
-      .setUrlParams(BrandSeriesQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(BrandTimeSeries))
-      .addError(ErrorSchemas.ValidationError)
-      .pipe(guarded(
-        "analytics:read",
-        "Brand time series",
+    analyticsEndpoint(
+      HttpApiEndpoint.get("brandSeries", "/analytics/brands/time-series").setUrlParams(BrandSeriesQuery).addSuccess(DataOf(BrandTimeSeries)),
+      ["start_date", "end_date", "interval"],
+      "Brand time series",
         "One metric per bucket for the `top_n` counted brands (or those of `brands[]` / `segments[]`) most mentioned in the window " +
           "(ties by name, then id), every point with its numerator and denominator (or sample size); every bucket from the one " +
           `holding \`start_date\` to the one holding \`end_date\` is present. ${BRANDS} ${COMMON}`
-      ))
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
+    )
   )
   .add(
-    HttpApiEndpoint.get("prompts", "/analytics/prompts")
-      .setUrlParams(PromptsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(PromptAnalyticsRow))
-      .addError(ErrorSchemas.ValidationError)
-      .pipe(guarded(
-        "analytics:read",
-        "Prompt analytics",
+    analyticsEndpoint(
+      HttpApiEndpoint.get("prompts", "/analytics/prompts").setUrlParams(PromptsQuery).addSuccess(PaginatedSchema(PromptAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Prompt analytics",
         "Every prompt with at least one analyzed response in the window: the own brand's visibility with its interval and average " +
           "position, the competitor mentioned most, and how many counted brands were mentioned. By default the prompts where the own " +
           `brand is least visible come first. ${BRANDS} ${COMMON}`
-      ))
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
+    )
   )
   .middleware(ProjectContext)
   .annotate(OpenApi.Title, "Analytics")

@@ -95,6 +95,8 @@ const implementation = (requirement: Ability | "authenticated") =>
             Effect.catchTag("Unauthenticated", () => unauthenticated(UNUSABLE_KEY))
           )
           const key = found.key
+          // The request's span names its key (by prefix, never the key) and the project it names.
+          yield* Effect.annotateCurrentSpan({ "key.prefix": key.prefix, ...(header._tag === "Id" ? { "project.id": header.id } : {}) })
           const project: NamedProject = header._tag !== "Id"
             ? header
             : Option.match(found.project, {
