@@ -4,8 +4,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
-import { ApiKeysLive } from "./ApiKeys/Http.ts"
-import { KeyAuth } from "./ApiKeys/KeyAuth.ts"
+import { ApiKeysLive, KeyAuthLive } from "./ApiKeys/Http.ts"
 import { BrandsLive } from "./Brands/Http.ts"
 import * as Collector from "./Collector/Collector.ts"
 import { CollectorLive as CollectorHealthLive } from "./Collector/Health/Http.ts"
@@ -29,9 +28,10 @@ import * as Metrics from "./Observability/Metrics.ts"
 import { MeLive } from "./Me/Http.ts"
 import { MonitorsLive } from "./Monitors/Http.ts"
 import { OrganizationsLive } from "./Organizations/Http.ts"
-import { ProjectLive, ProjectsLive } from "./Projects/Http.ts"
+import { ProjectLive, ProjectLookupLive, ProjectsLive } from "./Projects/Http.ts"
 import { PromptsLive } from "./Prompts/Http.ts"
 import { ResponsesLive } from "./Responses/Http.ts"
+import { Ingestion } from "./Responses/Ingestion.ts"
 import { SourcesLive } from "./Sources/Http.ts"
 import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
@@ -43,7 +43,7 @@ const knownRoutes = makeKnownRoutes(Api)
 
 /** Middleware of the API: key checks, project context. Needs the repositories and settings. */
 const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, ProjectFromPath.layer).pipe(
-  Layer.provide(Layer.mergeAll(KeyAuth.layer, RequestQuota.layer))
+  Layer.provide(Layer.mergeAll(KeyAuthLive, RequestQuota.layer))
 )
 
 /**
@@ -67,7 +67,8 @@ export const ApiLive = Layer.mergeAll(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
       Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
-      Layer.provide(MiddlewareLive)
+      Layer.provide(MiddlewareLive),
+      Layer.provide([ProjectLookupLive, Ingestion.layer])
     )
   )
 )

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import { parseDate } from "../Domain/Common.ts"
 import type { Page, Window } from "../Domain/Page.ts"
 import type { Classification } from "../Domain/Brand.ts"
 import type { Platform } from "../Domain/Platform.ts"
@@ -363,17 +364,7 @@ export const hundredfold = (part: number, whole: number): number => whole === 0 
 
 export const DAY_MS = 86_400_000
 
-/** Milliseconds of `YYYY-MM-DD` 00:00:00.000Z, or undefined when it is not a real calendar date. */
-export const parseDate = (text: string): number | undefined => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  if (match === null) return undefined
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day) // not Date.UTC: it maps years 0-99 to 1900-1999
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-    ? date.getTime()
-    : undefined
-}
+export { parseDate }
 
 /** `YYYY-MM-DD` of an instant (UTC). */
 export const formatDate = (ms: number): string => {

@@ -1,10 +1,10 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, type HttpMethod, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Id, Timestamp } from "../Domain/Common.ts"
-import { requires } from "../Http/Authorize.ts"
+import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
-import { arrayQuery, filterQuery, rawQuery } from "../Http/FilterQuery.ts"
+import { arrayQuery, filterQuery, rawQuery } from "./HttpQuery.ts"
 import { PaginatedSchema } from "../Http/Pagination.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
@@ -323,97 +323,80 @@ const BRANDS = "Counted brands are the project's brands not classified `ignored`
 const COMMON = "The window is `start_date`..`end_date` (UTC days, inclusive); the previous period is the same number of days right before it. " +
   "Only analyzed responses of the active project count, narrowed by `platforms[]`, `countries[]`, `monitors[]` and `tags[]`."
 
+/**
+ * An analytics endpoint: behind the project header and `analytics:read`, a 422 when its query is wrong,
+ * and the query parameters the OpenAPI document marks as required.
+ */
+const analyticsEndpoint = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
+  required: ReadonlyArray<string>,
+  summary: string,
+  description: string
+) =>
+  endpoint.setHeaders(ProjectHeader)
+    .addError(ErrorSchemas.ValidationError)
+    .pipe(guarded("analytics:read", summary, description))
+    .annotate(OpenApi.Transform, requiredParameters(...required))
+
 export class AnalyticsApi extends HttpApiGroup.make("analytics")
   .add(
-    HttpApiEndpoint.get("sources", "/analytics/sources")
-      .setUrlParams(SourcesQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(SourceAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Source analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
+    analyticsEndpoint(
+      HttpApiEndpoint.get("sources", "/analytics/sources").setUrlParams(SourcesQuery).addSuccess(PaginatedSchema(SourceAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Source analytics",
         `The sources (domains) cited in the window: share of analyzed responses citing each, average citations per response, ` +
-          `changes against the previous period, lifetime first and last dates. ${COMMON} Ability \`analytics:read\`.`
-      )
+          `changes against the previous period, lifetime first and last dates. ${COMMON}`
+    )
   )
   .add(
-    HttpApiEndpoint.get("sourceUrls", "/analytics/source-urls")
-      .setUrlParams(SourceUrlsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(SourceUrlAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Source-URL analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
-        `The same measures per exact URL cited in the window. ${COMMON} Ability \`analytics:read\`.`
-      )
+    analyticsEndpoint(
+      HttpApiEndpoint.get("sourceUrls", "/analytics/source-urls").setUrlParams(SourceUrlsQuery).addSuccess(PaginatedSchema(SourceUrlAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Source-URL analytics",
+        `The same measures per exact URL cited in the window. ${COMMON}`
+    )
   )
   .add(
-    HttpApiEndpoint.get("sourceUrlUsage", "/analytics/source-url-usage-time-series")
-      .setUrlParams(SeriesQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(SourceUrlUsage))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Source-URL usage time series")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
-      .annotate(
-        OpenApi.Description,
+    analyticsEndpoint(
+      HttpApiEndpoint.get("sourceUrlUsage", "/analytics/source-url-usage-time-series").setUrlParams(SeriesQuery).addSuccess(DataOf(SourceUrlUsage)),
+      ["start_date", "end_date", "interval"],
+      "Source-URL usage time series",
         `For the \`top_n\` URLs most cited in the window (ties by URL), the percentage of analyzed responses citing each, per bucket; ` +
-          `every bucket from the one holding \`start_date\` to the one holding \`end_date\` is present. ${COMMON} ` +
-          "Ability `analytics:read`."
-      )
+          `every bucket from the one holding \`start_date\` to the one holding \`end_date\` is present. ${COMMON}`
+    )
   )
   .add(
-    HttpApiEndpoint.get("brands", "/analytics/brands")
-      .setUrlParams(BrandsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(BrandAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Brand analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
+    analyticsEndpoint(
+      HttpApiEndpoint.get("brands", "/analytics/brands").setUrlParams(BrandsQuery).addSuccess(PaginatedSchema(BrandAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Brand analytics",
         "Every counted brand of the project (zero counts included): visibility (share of analyzed responses mentioning it), " +
           "share of voice (share of the counted brands' mentions), average position and sentiment, each with the counts it is made of, " +
           "95% Wilson intervals on the two proportions, changes against the previous period and whether the proportions' changes " +
           "are significant (two-proportion z-test), and the lifetime first and last dates. `brands[]` and `segments[]` choose the rows, " +
-          `never the denominators. ${BRANDS} ${COMMON} Ability \`analytics:read\`.`
-      )
+          `never the denominators. ${BRANDS} ${COMMON}`
+    )
   )
   .add(
-    HttpApiEndpoint.get("brandSeries", "/analytics/brands/time-series")
-      .setUrlParams(BrandSeriesQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(BrandTimeSeries))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Brand time series")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date", "interval"))
-      .annotate(
-        OpenApi.Description,
+    analyticsEndpoint(
+      HttpApiEndpoint.get("brandSeries", "/analytics/brands/time-series").setUrlParams(BrandSeriesQuery).addSuccess(DataOf(BrandTimeSeries)),
+      ["start_date", "end_date", "interval"],
+      "Brand time series",
         "One metric per bucket for the `top_n` counted brands (or those of `brands[]` / `segments[]`) most mentioned in the window " +
           "(ties by name, then id), every point with its numerator and denominator (or sample size); every bucket from the one " +
-          `holding \`start_date\` to the one holding \`end_date\` is present. ${BRANDS} ${COMMON} Ability \`analytics:read\`.`
-      )
+          `holding \`start_date\` to the one holding \`end_date\` is present. ${BRANDS} ${COMMON}`
+    )
   )
   .add(
-    HttpApiEndpoint.get("prompts", "/analytics/prompts")
-      .setUrlParams(PromptsQuery)
-      .setHeaders(ProjectHeader)
-      .addSuccess(PaginatedSchema(PromptAnalyticsRow))
-      .middleware(requires("analytics:read"))
-      .annotate(OpenApi.Summary, "Prompt analytics")
-      .annotate(OpenApi.Transform, requiredParameters("start_date", "end_date"))
-      .annotate(
-        OpenApi.Description,
+    analyticsEndpoint(
+      HttpApiEndpoint.get("prompts", "/analytics/prompts").setUrlParams(PromptsQuery).addSuccess(PaginatedSchema(PromptAnalyticsRow)),
+      ["start_date", "end_date"],
+      "Prompt analytics",
         "Every prompt with at least one analyzed response in the window: the own brand's visibility with its interval and average " +
           "position, the competitor mentioned most, and how many counted brands were mentioned. By default the prompts where the own " +
-          `brand is least visible come first. ${BRANDS} ${COMMON} Ability \`analytics:read\`.`
-      )
+          `brand is least visible come first. ${BRANDS} ${COMMON}`
+    )
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Analytics")
 {}

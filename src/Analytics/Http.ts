@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
-import { decodeQuery } from "../Http/FilterQuery.ts"
+import { decodeQuery } from "./HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
 import { Analytics, sourceSortKeys, urlSortKeys } from "./Analytics.ts"
@@ -22,7 +22,7 @@ export const AnalyticsLive = ApiGroup.group(Api, "analytics", (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
 
-    /** The request's query, checked (Http/FilterQuery.ts), with the ids it names looked up in the active project. */
+    /** The request's query, checked (HttpQuery.ts), with the ids it names looked up in the active project. */
     const decode = <Q>(read: (params: URLSearchParams, today: string) => Draft<Q>) =>
       Effect.flatMap(CurrentProject, (project) =>
         Effect.map(decodeQuery(read, (references) => analytics.knownReferences(project.id, references)), (query) => ({ projectId: project.id, query })))

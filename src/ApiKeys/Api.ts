@@ -62,6 +62,7 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
     HttpApiEndpoint.post("create", "/api-keys")
       .setPayload(CreateApiKey)
       .addSuccess(DataOf(CreatedApiKey), { status: 201 })
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "keys:manage",
         "Create an API key",
@@ -72,6 +73,7 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
   .add(
     HttpApiEndpoint.del("revoke", "/api-keys/:api_key")
       .setPath(keyPath)
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded(
         "keys:manage",
         "Revoke an API key",
@@ -79,7 +81,5 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
           "A key this key could not have made is not found. 204."
       ))
   )
-  .addError(ErrorSchemas.NotFound)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "API keys")
 {}

@@ -1,10 +1,11 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
-import { type ApiKey, generateKey, hashKey, keyPrefix, withinReach } from "../Domain/ApiKey.ts"
-import { NotFound, ValidationError } from "../Domain/Errors.ts"
-import { CurrentKey } from "../Http/Authorize.ts"
+import { type ApiKey, generateKey, hashKey, isUsable, KEY_PATTERN, keyPrefix, withinReach } from "../Domain/ApiKey.ts"
+import { NotFound, Unauthenticated, ValidationError } from "../Domain/Errors.ts"
+import { CurrentKey, keyGone } from "../Http/Authorize.ts"
 import { scopeOf } from "../Http/ProjectContext.ts"
+import { KeyAuth } from "../Http/Ports.ts"
 import { paginated } from "../Http/Responses.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import type { ApiKeyRecord } from "./Api.ts"
@@ -64,7 +65,11 @@ export const ApiKeysLive = ApiGroup.group(Api, "apiKeys", (handlers) =>
             key_hash: hashKey(key),
             prefix: keyPrefix(key),
             ...wanted
-          }).pipe(Effect.catchTag("TooManyKeys", (error) => ValidationError.field("api_keys", error.message)))
+          }).pipe(
+            Effect.catchTag("TooManyKeys", (error) => ValidationError.field("api_keys", error.message)),
+            // The organization was deleted while the request ran, and the key with it: what its next request is told.
+            Effect.catchTag("NotFound", () => keyGone)
+          )
           return { data: { ...recordOf(stored), key } }
         }))
       .handle("revoke", ({ path }) =>
@@ -74,3 +79,24 @@ export const ApiKeysLive = ApiGroup.group(Api, "apiKeys", (handlers) =>
           yield* keys.revoke(target.id)
         }))
   }))
+
+/**
+ * Bearer key authentication for the key middleware (Http/Ports.ts): the key is looked up by its SHA-256
+ * (the key itself is never stored), revoked and expired keys are refused, and each use is recorded in
+ * `last_used_at`. The project a request names comes with the key, in the same statement, when its id is given.
+ */
+export const KeyAuthLive = Layer.effect(
+  KeyAuth,
+  Effect.map(ApiKeysRepo, (keys) =>
+    KeyAuth.of({
+      authenticate: (token, projectId) =>
+        Effect.gen(function*() {
+          const value = Redacted.value(token).trim()
+          if (!KEY_PATTERN.test(value)) return yield* new Unauthenticated()
+          const now = new Date()
+          const found = yield* keys.authenticate(hashKey(value), projectId, now)
+          if (Option.isNone(found) || !isUsable(found.value.key, now)) return yield* new Unauthenticated()
+          return found.value
+        })
+    }))
+)

@@ -10,7 +10,7 @@ import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
-import { listFilterQuery } from "../Http/FilterQuery.ts"
+import { listFilterQuery } from "../Analytics/HttpQuery.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { PageQuery } from "../Http/Responses.ts"
 import { sortColumns } from "./Repo.ts"
@@ -82,6 +82,7 @@ export class BrandMentionsApi extends HttpApiGroup.make("brandMentions")
       .setUrlParams(BrandMentionsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(ListSchema(BrandMentionWithRelations))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded("brands:read", "List brand mentions", "Every brand mention of the active project, newest first, with its response's `collected_at`. " +
           "Filters `response_id`, `brand_id`, and those of the responses: `start_date` and `end_date` (on `collected_at`, together), " +
           "`platforms[]`, `countries[]`, `monitors[]`, `tags[]`; `sort_by` one of " +
@@ -90,6 +91,5 @@ export class BrandMentionsApi extends HttpApiGroup.make("brandMentions")
           "instead of by page."))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Brand mentions")
 {}

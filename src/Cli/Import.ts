@@ -3,13 +3,13 @@ import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Chunk, Clock, Effect, Either, Layer, ParseResult, Schema, Sink, Stream } from "effect"
 import type { FieldErrors } from "../Domain/Errors.ts"
-import type { Monitor } from "../Domain/Monitor.ts"
-import { fieldErrors } from "../Http/ErrorResponse.ts"
+import { fieldErrors } from "../Domain/Errors.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { Analyzer } from "../Responses/Analyzer.ts"
-import { CreateResponse, detailsOf } from "../Responses/Api.ts"
+import { CreateResponse } from "../Responses/Api.ts"
+import { Ingestion } from "../Responses/Ingestion.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
 import { WritingRepositoriesLive } from "./Environment.ts"
 import { LinesRefused, UserError } from "./Errors.ts"
@@ -135,58 +135,6 @@ export const decodeLine = (text: string): Either.Either<ResponseLine, string> =>
   return Either.mapLeft(decodeResponse(value), (error) => describeErrors(fieldErrors(ParseResult.ArrayFormatter.formatErrorSync(error))))
 }
 
-/** What the lines of one batch are checked against. */
-export interface BatchContext {
-  /** The project's prompts among those the batch names. */
-  readonly prompts: ReadonlyMap<number, { readonly monitor_id: number }>
-  /** Their monitors. */
-  readonly monitors: ReadonlyMap<number, Monitor>
-  readonly brands: ReadonlyArray<BrandForDetection>
-  /** Milliseconds: the default collected_at, and the bound of a future one. */
-  readonly now: number
-}
-
-/** As the API: a little clock skew is tolerated (Responses/Http.ts). */
-export const FUTURE_TOLERANCE_MS = 5 * 60_000
-
-/**
- * The checks of POST /responses after decoding (Responses/Http.ts), in its order and with its messages,
- * then analysis: the prompt must be the project's; the platform one of its monitor's, collected_at not
- * in the future, and the citations http(s) URLs; the country defaults to the monitor's.
- */
-export const analyzeLine = (
-  line: ResponseLine,
-  context: BatchContext
-): Effect.Effect<Either.Either<AnalyzedResponse, string>, never, Analyzer> => {
-  const prompt = context.prompts.get(line.prompt_id)
-  const monitor = prompt === undefined ? undefined : context.monitors.get(prompt.monitor_id)
-  if (prompt === undefined || monitor === undefined) {
-    return Effect.succeed(Either.left(describeErrors({ prompt_id: ["The selected prompt id is invalid."] })))
-  }
-  const errors: Record<string, ReadonlyArray<string>> = {}
-  if (!monitor.platforms.includes(line.platform)) {
-    errors.platform = [`The selected platform is not one of the monitor's platforms (${monitor.platforms.join(", ")}).`]
-  }
-  const collectedAt = line.collected_at ?? new Date(context.now)
-  if (collectedAt.getTime() > context.now + FUTURE_TOLERANCE_MS) {
-    errors.collected_at = ["The collected at field must be a date before or equal to now."]
-  }
-  const analysis = Effect.flatMap(Analyzer, (analyzer) => analyzer.analyze({
-    monitor_id: monitor.id,
-    prompt_id: line.prompt_id,
-    platform: line.platform,
-    country: line.country ?? monitor.country,
-    text: line.text,
-    collected_at: collectedAt,
-    citations: line.citations
-  }, context.brands))
-  return Effect.map(analysis, (analyzed) => {
-    const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
-    if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return Either.left(describeErrors(allErrors))
-    return Either.right({ ...analyzed.right, ...detailsOf(line) })
-  })
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Batches: lookups per batch, one transaction per batch
 
@@ -214,7 +162,7 @@ export const prepareBatch = (
   projectId: number,
   brands: ReadonlyArray<BrandForDetection>,
   lines: ReadonlyArray<readonly [text: FileLine, line: number]>
-): Effect.Effect<PreparedBatch, never, PromptsRepo | MonitorsRepo | Analyzer> =>
+): Effect.Effect<PreparedBatch, never, Ingestion> =>
   Effect.gen(function*() {
     const decoded: Array<{ readonly line: number; readonly value: ResponseLine }> = []
     const errors: Array<LineError> = []
@@ -231,20 +179,12 @@ export const prepareBatch = (
         onRight: (value) => decoded.push({ line, value })
       })
     }
-    const prompts = yield* (yield* PromptsRepo).findMany(projectId, [...new Set(decoded.map((d) => d.value.prompt_id))])
-    const monitors = yield* (yield* MonitorsRepo).findMany(projectId, [...new Set(prompts.map((p) => p.monitor_id))])
-    const context: BatchContext = {
-      prompts: new Map(prompts.map((prompt) => [prompt.id, prompt] as const)),
-      monitors: new Map(monitors.map((monitor) => [monitor.id, monitor] as const)),
-      brands,
-      now: yield* Clock.currentTimeMillis
-    }
+    // Checked and analyzed as POST /responses does (Responses/Ingestion.ts).
+    const analyzed = yield* (yield* Ingestion).prepare(projectId, decoded.map(({ value }) => value), brands)
     const responses: Array<AnalyzedResponse> = []
-    // All at once: they wait for the analysis threads, each free thread taking the next line.
-    const analyzed = yield* Effect.forEach(decoded, ({ value }) => analyzeLine(value, context), { concurrency: "unbounded" })
     decoded.forEach(({ line }, i) => {
       Either.match(analyzed[i]!, {
-        onLeft: (reason) => errors.push({ line, reason }),
+        onLeft: (fields) => errors.push({ line, reason: describeErrors(fields) }),
         onRight: (response) => responses.push(response)
       })
     })
@@ -255,10 +195,10 @@ export const prepareBatch = (
 export const storeBatch = (
   projectId: number,
   batch: PreparedBatch
-): Effect.Effect<BatchResult, UserError, ResponsesRepo> =>
+): Effect.Effect<BatchResult, UserError, Ingestion> =>
   Effect.gen(function*() {
     if (batch.responses.length > 0) {
-      yield* (yield* ResponsesRepo).insertAnalyzed(projectId, batch.responses).pipe(
+      yield* (yield* Ingestion).store(projectId, batch.responses).pipe(
         Effect.catchTag("NotFound", (gone) =>
           new UserError({
             message: gone.resource === "Project"
@@ -327,7 +267,7 @@ export const importLines = <E, R>(
           if (options.onBatch) yield* options.onBatch(batch, next)
           return next
         }))
-    )
+    ).pipe(Effect.provide(Ingestion.layer))
   })
 
 // ---------------------------------------------------------------------------------------------------

@@ -18,3 +18,15 @@ export const parseId = (value: string): Option.Option<number> => {
   const id = Number(value)
   return Number.isSafeInteger(id) ? Option.some(id) : Option.none()
 }
+
+/** Milliseconds of `YYYY-MM-DD` 00:00:00.000Z, or undefined when it is not a real calendar date. */
+export const parseDate = (text: string): number | undefined => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (match === null) return undefined
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day) // not Date.UTC: it maps years 0-99 to 1900-1999
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+    ? date.getTime()
+    : undefined
+}

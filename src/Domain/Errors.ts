@@ -1,10 +1,10 @@
 import { HttpApiSchema } from "@effect/platform"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option, type ParseResult, Schema } from "effect"
 import { Ability } from "./Ability.ts"
 
 /**
  * The failures a client is told about, as schema-backed errors carrying their HTTP status
- * (docs/api.md, "Errors"). Each is declared with `.addError()` on the API groups (or in the `failure`
+ * (docs/api.md, "Errors"). Each is declared with `.addError()` on the endpoints (or in the `failure`
  * of the middleware) that can raise it, so a handler that can fail with anything else does not
  * compile. How each looks on the wire is in `Http/ErrorSchemas.ts`.
  *
@@ -63,3 +63,40 @@ export const firstOrNotFound = (resource: string) => <A>(rows: ReadonlyArray<A>)
 /** A lookup's `None` as the `NotFound` of `resource` (e.g. "Monitor"): for `pipe`. */
 export const orNotFound = (resource: string) => <A, E, R>(lookup: Effect.Effect<Option.Option<A>, E, R>) =>
   Effect.flatMap(lookup, Option.match({ onNone: () => Effect.fail(new NotFound({ resource })), onSome: Effect.succeed }))
+
+/**
+ * Schema decoding issues as the `errors` object of a 422: `tags.0`, `name`, ...
+ *
+ * The field schemas (Http/Fields.ts) carry client-facing sentences ("The name field ..."). A union
+ * (a nullable field, a set of allowed values) also reports one technical line per member it did not
+ * match; those are dropped, and a field left with none gets the generic sentence.
+ */
+export const fieldErrors = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>): FieldErrors => {
+  const byField = new Map<string, Array<string>>()
+  for (const issue of issues) {
+    const field = issue.path.map(String).join(".")
+    const key = field === "" ? "body" : field
+    const text = field === ""
+      ? "The request body must be a JSON object."
+      : issue._tag === "Missing"
+      ? `The ${label(field)} field is required.`
+      : issue.message
+    const texts = byField.get(key)
+    if (texts !== undefined) texts.push(text)
+    // A 422 lists at most MAX_FIELDS fields: a list of a million bad items is not a million messages.
+    else if (byField.size < MAX_FIELDS) byField.set(key, [text])
+  }
+  const errors: Record<string, ReadonlyArray<string>> = {}
+  for (const [field, texts] of byField) {
+    const sentences = [...new Set(texts.filter((text) => text.startsWith("The ")))]
+    // A nullable list with a bad item: the item says what is wrong; the list's "not null" says nothing more.
+    if (sentences.length === 0 && [...byField.keys()].some((other) => other.startsWith(`${field}.`))) continue
+    errors[field] = sentences.length > 0 ? sentences : [`The selected ${label(field)} is invalid.`]
+  }
+  return errors
+}
+
+const label = (field: string) => field.replaceAll("_", " ")
+
+/** The most fields one 422 lists. */
+const MAX_FIELDS = 100

@@ -7,8 +7,8 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Chunk, Effect, Either, type Layer, type Scope } from "effect"
-import { ProjectsRepo } from "../Projects/Repo.ts"
 import * as Compiled from "../Schema/Compiled.ts"
+import { ProjectLookup } from "./Ports.ts"
 import { projectFirst } from "./ProjectGone.ts"
 
 /**
@@ -22,7 +22,7 @@ import { projectFirst } from "./ProjectGone.ts"
  * `@effect/platform`, errors included.
  *
  * Every handler's 422 and resource 404 are also checked against its project (ProjectGone.ts), hence
- * the projects' repository the group needs.
+ * the project lookup the group needs.
  */
 export const group = <
   ApiId extends string,
@@ -41,13 +41,13 @@ export const group = <
   HttpApiGroup.ApiGroup<ApiId, Name>,
   HttpApiBuilder.Handlers.Error<Return>,
   | Exclude<HttpApiBuilder.Handlers.Context<Return> | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>, Scope.Scope>
-  | ProjectsRepo
+  | ProjectLookup
 > =>
   (HttpApiBuilder.group as any)(api, groupName, (handlers: any) =>
     Effect.gen(function*() {
       const built = build(handlers) as any
       const finished = Effect.isEffect(built) ? yield* (built as Effect.Effect<any, any, any>) : built
-      return withCompiledAnswers(finished, projectFirst(yield* ProjectsRepo))
+      return withCompiledAnswers(finished, projectFirst(yield* ProjectLookup))
     }))
 
 interface HandlerItem {

@@ -8,18 +8,16 @@ import {
   HttpServerResponse,
   OpenApi
 } from "@effect/platform"
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
+import { type Context, Effect, Layer, Option, Schema } from "effect"
 import { abilities, type Ability, grants } from "../Domain/Ability.ts"
-import { type ApiKey, KEY_PATTERN } from "../Domain/ApiKey.ts"
+import { KEY_PATTERN } from "../Domain/ApiKey.ts"
 import { Forbidden, TooManyRequests, Unauthenticated } from "../Domain/Errors.ts"
 import { RequestQuota } from "./RequestQuota.ts"
-import { parseId } from "../Domain/Common.ts"
 import * as ErrorSchemas from "./ErrorSchemas.ts"
-import * as RequestProject from "./RequestProject.ts"
+import { KeyAuth } from "./Ports.ts"
+import { Caller, type NamedProject, readProjectHeader } from "./RequestContext.ts"
 
-/** The key of the request, once authenticated. */
-export class CurrentKey extends Context.Tag("CurrentKey")<CurrentKey, ApiKey>() {}
+export { CurrentKey } from "./RequestContext.ts"
 
 const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(OpenApi.Description, "An API key: `Authorization: Bearer bvm_...`. Keys are issued by `npm run cli -- keys create`.")
@@ -29,7 +27,8 @@ const failure = Schema.Union(ErrorSchemas.Unauthenticated, ErrorSchemas.TooManyR
 
 /**
  * The guard of an endpoint: authenticates the key (401), spends one request of its quota (429), then
- * checks the endpoint's ability (403), in that order.
+ * checks the endpoint's ability (403), in that order. It provides the `Caller`: the key and the project
+ * the request's `Service-Project-Id` names, read once and looked up with the key.
  *
  * One middleware per ability, declared on each endpoint, so an endpoint's declaration says what it
  * needs. Endpoint middleware runs before group middleware, which is what puts these checks ahead of
@@ -37,7 +36,7 @@ const failure = Schema.Union(ErrorSchemas.Unauthenticated, ErrorSchemas.TooManyR
  */
 class Authorize extends HttpApiMiddleware.Tag<Authorize>()("Authorize", {
   security: { bearer },
-  provides: CurrentKey,
+  provides: Caller,
   failure
 }) {}
 
@@ -51,7 +50,7 @@ const tagFor = (requirement: Ability | "authenticated"): AuthorizeTag => {
     // Same shape as `Authorize`, its own key: one service per requirement.
     tag = HttpApiMiddleware.Tag<Authorize>()(`Authorize/${requirement}` as "Authorize", {
       security: { bearer },
-      provides: CurrentKey,
+      provides: Caller,
       failure
     })
     tags.set(requirement, tag)
@@ -91,11 +90,19 @@ const implementation = (requirement: Ability | "authenticated") =>
           const refusal = refusalOf(request.headers.authorization)
           if (refusal !== undefined) return yield* unauthenticated(refusal)
           // The project the request names, if any, is looked up with the key, for ProjectContext.
-          const projectId = parseId((request.headers["service-project-id"] ?? "").trim())
-          const { key, project } = yield* auth.authenticate(token, projectId).pipe(
+          const header = readProjectHeader(request.headers["service-project-id"])
+          const found = yield* auth.authenticate(token, header._tag === "Id" ? Option.some(header.id) : Option.none()).pipe(
             Effect.catchTag("Unauthenticated", () => unauthenticated(UNUSABLE_KEY))
           )
-          if (Option.isSome(projectId)) RequestProject.remember(request, projectId.value, project)
+          const key = found.key
+          // The request's span names its key (by prefix, never the key) and the project it names.
+          yield* Effect.annotateCurrentSpan({ "key.prefix": key.prefix, ...(header._tag === "Id" ? { "project.id": header.id } : {}) })
+          const project: NamedProject = header._tag !== "Id"
+            ? header
+            : Option.match(found.project, {
+              onNone: () => ({ _tag: "NotFound" }),
+              onSome: (project) => ({ _tag: "Found", project })
+            })
           const remaining = yield* quota.consume(key.id).pipe(
             Effect.catchTag("QuotaExceeded", (exceeded) =>
               rateLimitHeaders(exceeded.limit, 0, { "retry-after": String(exceeded.retryAfterSeconds) }).pipe(
@@ -106,7 +113,7 @@ const implementation = (requirement: Ability | "authenticated") =>
           if (requirement !== "authenticated" && !grants(key.abilities, requirement)) {
             return yield* new Forbidden({ requiredAbility: requirement })
           }
-          return key
+          return { key, project }
         })
     } satisfies Context.Tag.Service<AuthorizeTag>
   })
@@ -158,6 +165,9 @@ export const refusalOf = (authorization: string | undefined): Refusal | undefine
 /** A 401: the body says `Unauthenticated.`, the header which scheme to use and, when it helps, what was wrong. */
 const unauthenticated = (refusal: Refusal) =>
   responseHeaders({ "www-authenticate": challenge(refusal) }).pipe(Effect.zipRight(Effect.fail(new Unauthenticated())))
+
+/** The 401 of a key that was valid when the request began and is gone now (its organization deleted meanwhile). */
+export const keyGone = unauthenticated(UNUSABLE_KEY)
 
 export const layer = (["authenticated", ...abilities] as const)
   .map((requirement) => Layer.effect(tagFor(requirement), implementation(requirement)))

@@ -2,7 +2,7 @@ import { HttpApiError, HttpServerResponse } from "@effect/platform"
 import { SqlError } from "@effect/sql"
 import { Cause, Effect, Option } from "effect"
 import {
-  type FieldErrors,
+  fieldErrors,
   Forbidden,
   InvalidProjectHeader,
   MissingProjectHeader,
@@ -13,6 +13,8 @@ import {
 } from "../Domain/Errors.ts"
 import { BodyTooDeep, MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./RequestBody.ts"
 import { currentRequestId } from "./RequestId.ts"
+
+export { fieldErrors } from "../Domain/Errors.ts"
 
 /**
  * What the declared errors of the API leave: the platform's own failures and the 5xx.
@@ -27,42 +29,7 @@ import { currentRequestId } from "./RequestId.ts"
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
 
-/**
- * Schema decoding issues as the `errors` object of a 422: `tags.0`, `name`, ...
- *
- * The field schemas (Http/Fields.ts) carry client-facing sentences ("The name field ..."). A union
- * (a nullable field, a set of allowed values) also reports one technical line per member it did not
- * match; those are dropped, and a field left with none gets the generic sentence.
- */
-export const fieldErrors = (issues: HttpApiError.HttpApiDecodeError["issues"]): FieldErrors => {
-  const byField = new Map<string, Array<string>>()
-  for (const issue of issues) {
-    const field = issue.path.map(String).join(".")
-    const key = field === "" ? "body" : field
-    const text = field === ""
-      ? "The request body must be a JSON object."
-      : issue._tag === "Missing"
-      ? `The ${label(field)} field is required.`
-      : issue.message
-    const texts = byField.get(key)
-    if (texts !== undefined) texts.push(text)
-    // A 422 lists at most MAX_FIELDS fields: a list of a million bad items is not a million messages.
-    else if (byField.size < MAX_FIELDS) byField.set(key, [text])
-  }
-  const errors: Record<string, ReadonlyArray<string>> = {}
-  for (const [field, texts] of byField) {
-    const sentences = [...new Set(texts.filter((text) => text.startsWith("The ")))]
-    // A nullable list with a bad item: the item says what is wrong; the list's "not null" says nothing more.
-    if (sentences.length === 0 && [...byField.keys()].some((other) => other.startsWith(`${field}.`))) continue
-    errors[field] = sentences.length > 0 ? sentences : [`The selected ${label(field)} is invalid.`]
-  }
-  return errors
-}
 
-const label = (field: string) => field.replaceAll("_", " ")
-
-/** The most fields one 422 lists. */
-const MAX_FIELDS = 100
 
 const CONNECTION_ERRORS = ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]
 

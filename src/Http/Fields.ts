@@ -1,9 +1,8 @@
 import { JSONSchema, Option, ParseResult, Schema } from "effect"
-import { parseDate } from "../Analytics/Analytics.ts"
 import { isCountryCode } from "../Domain/Country.ts"
 import { isValidText } from "../Domain/Text.ts"
 import { Platform, platforms } from "../Domain/Platform.ts"
-import { parseId } from "../Domain/Common.ts"
+import { parseDate, parseId } from "../Domain/Common.ts"
 
 /**
  * Field schemas of request bodies and queries, with the messages a 422 shows (Laravel's wording).

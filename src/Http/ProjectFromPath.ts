@@ -1,9 +1,9 @@
 import { HttpApiMiddleware, HttpRouter } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import { NotFound } from "../Domain/Errors.ts"
-import { ProjectsRepo } from "../Projects/Repo.ts"
-import * as ErrorSchemas from "./ErrorSchemas.ts"
 import { parseId } from "../Domain/Common.ts"
+import { NotFound } from "../Domain/Errors.ts"
+import * as ErrorSchemas from "./ErrorSchemas.ts"
+import { ProjectLookup } from "./Ports.ts"
 import { CurrentProject, projectOfKey } from "./ProjectContext.ts"
 
 /**
@@ -16,13 +16,12 @@ export class ProjectFromPath extends HttpApiMiddleware.Tag<ProjectFromPath>()("P
 }) {
   static readonly layer = Layer.effect(
     ProjectFromPath,
-    Effect.gen(function*() {
-      const projects = yield* ProjectsRepo
-      return Effect.gen(function*() {
+    Effect.map(ProjectLookup, (projects) =>
+      Effect.gen(function*() {
         const route = yield* HttpRouter.RouteContext
         const id = parseId(route.params.project ?? "")
-        return yield* Option.isNone(id) ? new NotFound({ resource: "Project" }) : projectOfKey(projects, id.value)
-      })
-    })
+        if (Option.isNone(id)) return yield* new NotFound({ resource: "Project" })
+        return yield* projectOfKey(projects, id.value)
+      }))
   )
 }

@@ -1,6 +1,6 @@
 import { type Context, Effect, Option } from "effect"
 import { NotFound, ValidationError } from "../Domain/Errors.ts"
-import type { ProjectsRepo } from "../Projects/Repo.ts"
+import type { ProjectLookup } from "./Ports.ts"
 import { CurrentProject } from "./ProjectContext.ts"
 
 /**
@@ -11,7 +11,7 @@ import { CurrentProject } from "./ProjectContext.ts"
  * against the project, and is `404 Project not found` when the project is gone: what any request after
  * the deletion is told. Only failures pay for the check.
  */
-export const projectFirst = (projects: Context.Tag.Service<typeof ProjectsRepo>) => <A, E, R>(handler: Effect.Effect<A, E, R>) =>
+export const projectFirst = (projects: Context.Tag.Service<typeof ProjectLookup>) => <A, E, R>(handler: Effect.Effect<A, E, R>) =>
   Effect.catchIf(handler, isAboutTheProjectsRows, (error) =>
     Effect.flatMap(Effect.serviceOption(CurrentProject), (project) =>
       Option.isNone(project)

@@ -11,8 +11,9 @@ import { DataOf, PageQuery } from "./Responses.ts"
 /**
  * The five endpoints of a resource of the active project (monitors, prompts, tags, brands, segments),
  * declared alike: `GET /things` (a page, by id), `POST /things` (201), `GET`, `PATCH` and `DELETE`
- * `/things/{thing}` (204), each with its ability, behind the project header. The group declares what
- * they can fail with beyond the key and project checks: a path resource not found, a 422.
+ * `/things/{thing}` (204), each with its ability, behind the project header. Each endpoint declares
+ * what it can fail with beyond the key and project checks: a path resource not found where there is a
+ * path id, a 422 where there is a body or a query that can be wrong.
  * An area adds its own endpoints (attach, detach) to the group this returns.
  */
 export const projectResourceApi = <
@@ -52,13 +53,16 @@ export const projectResourceApi = <
   const path = Fields.pathIds(options.param)
   const one = `${options.path}/:${options.param}` as const
   const { noun } = options
+  const list = HttpApiEndpoint.get("list", options.path)
+    // Any query of the API is decoded from text (Fields.input); the platform cannot check a generic one itself.
+    .setUrlParams((options.listQuery ?? DefaultListQuery) as Schema.Schema<Q, Readonly<Record<string, string>>>)
+    .setHeaders(ProjectHeader)
+    .addSuccess(PaginatedSchema(options.resource))
+  const listValidated = list.addError(ErrorSchemas.ValidationError)
   return HttpApiGroup.make(options.group)
     .add(
-      HttpApiEndpoint.get("list", options.path)
-        // Any query of the API is decoded from text (Fields.input); the platform cannot check a generic one itself.
-        .setUrlParams((options.listQuery ?? DefaultListQuery) as Schema.Schema<Q, Readonly<Record<string, string>>>)
-        .setHeaders(ProjectHeader)
-        .addSuccess(PaginatedSchema(options.resource))
+      // `page` and `per_page` are never wrong (docs/api.md, pagination): only an area's own query can be a 422.
+      (options.listQuery === undefined ? list as unknown as typeof listValidated : listValidated)
         .pipe(guarded(options.read, `List ${noun.many}`, options.describe.list))
     )
     .add(
@@ -66,6 +70,7 @@ export const projectResourceApi = <
         .setPayload(options.create)
         .setHeaders(ProjectHeader)
         .addSuccess(DataOf(options.resource), { status: 201 })
+        .addError(ErrorSchemas.ValidationError)
         .pipe(guarded(options.write, `Create a ${noun.one}`, options.describe.create))
     )
     .add(
@@ -73,6 +78,7 @@ export const projectResourceApi = <
         .setPath(path)
         .setHeaders(ProjectHeader)
         .addSuccess(DataOf(options.resource))
+        .addError(ErrorSchemas.NotFound)
         .pipe(guarded(options.read, `Read a ${noun.one}`, options.describe.get))
     )
     .add(
@@ -81,18 +87,20 @@ export const projectResourceApi = <
         .setPayload(options.update)
         .setHeaders(ProjectHeader)
         .addSuccess(DataOf(options.resource))
+        .addError(ErrorSchemas.NotFound)
+        .addError(ErrorSchemas.ValidationError)
         .pipe(guarded(options.write, `Update a ${noun.one}`, options.describe.update))
     )
     .add(
       HttpApiEndpoint.del("delete", one)
         .setPath(path)
         .setHeaders(ProjectHeader)
+        .addError(ErrorSchemas.NotFound)
         .pipe(guarded(options.write, `Delete a ${noun.one}`, options.describe.delete))
     )
     .middleware(ProjectContext)
-    .addError(ErrorSchemas.NotFound)
-    .addError(ErrorSchemas.ValidationError)
 }
+
 
 const DefaultListQuery = Fields.input(PageQuery)
 
@@ -124,6 +132,7 @@ export const attachmentEndpoints = <const Owner extends string, const Other exte
       .setPath(path)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(options.resource))
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded(
         options.ability,
         `Attach a ${noun.other}`,
@@ -133,6 +142,7 @@ export const attachmentEndpoints = <const Owner extends string, const Other exte
       .setPath(path)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(options.resource))
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded(
         options.ability,
         `Detach a ${noun.other}`,

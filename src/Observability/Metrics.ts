@@ -6,7 +6,6 @@ import { timingSafeEqual } from "node:crypto"
 import { performance } from "node:perf_hooks"
 import { Settings } from "../Config.ts"
 import { decodeRows } from "../Database/Rows.ts"
-import type { makeKnownRoutes } from "../Http/KnownRoutes.ts"
 
 /**
  * The service's Prometheus metrics (docs/operations.md), served at `GET /metrics`
@@ -104,7 +103,7 @@ const otherRoutes = new Set(["/health", "/ready", "/metrics", "/docs", "/api/v1/
  * them. The route is the declared path of the API (`/api/v1/tags/:tag`), the path of the few other
  * routes, or one label for all the rest (`dashboard`, `unmatched` under /api/), so the series stay few.
  */
-export const measured = (known: ReturnType<typeof makeKnownRoutes>) =>
+export const measured = (known: { readonly declaredPath: (path: string) => string | undefined }) =>
   HttpMiddleware.make((app) =>
     Effect.gen(function*() {
       const metrics = yield* Effect.serviceOption(Metrics)

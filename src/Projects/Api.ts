@@ -35,9 +35,9 @@ export class ProjectsApi extends HttpApiGroup.make("projects")
     HttpApiEndpoint.post("create", "/projects")
       .setPayload(CreateProject)
       .addSuccess(DataOf(Project), { status: 201 })
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded("projects:write", "Create a project", "Creates a project in the key's organization, seeded with the tags `branded`, `non-branded` and `review`."))
   )
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Projects")
 {}
 
@@ -52,6 +52,7 @@ export class ProjectApi extends HttpApiGroup.make("project")
     HttpApiEndpoint.patch("update")`/projects/${projectParam}`
       .setPayload(UpdateProject)
       .addSuccess(DataOf(Project))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded("projects:write", "Update a project", "Any subset of `name`, `domain`, `brand_id`; omitted fields keep their value. `brand_id` must be a brand of this project, or null."))
   )
   .add(
@@ -59,7 +60,5 @@ export class ProjectApi extends HttpApiGroup.make("project")
       .pipe(guarded("projects:write", "Delete a project", "Deletes the project and everything it owns (monitors, prompts, responses, tags, segments, brands, sources) in one transaction. 204."))
   )
   .middleware(ProjectFromPath)
-  .addError(ErrorSchemas.NotFound)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Projects")
 {}

@@ -1,9 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Api } from "../Api.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
 import { CurrentProject, scopeOf } from "../Http/ProjectContext.ts"
+import { ProjectLookup } from "../Http/Ports.ts"
 import { paginated } from "../Http/Responses.ts"
 import { ProjectsRepo } from "./Repo.ts"
 
@@ -40,3 +41,9 @@ export const ProjectLive = ApiGroup.group(Api, "project", (handlers) =>
         }))
       .handle("delete", () => Effect.flatMap(CurrentProject, (project) => projects.delete(project.id)))
   }))
+
+/** The projects the HTTP middleware resolve (Http/Ports.ts), from the repository. */
+export const ProjectLookupLive = Layer.effect(
+  ProjectLookup,
+  Effect.map(ProjectsRepo, (projects) => ProjectLookup.of({ find: projects.find, findMany: projects.findMany }))
+)

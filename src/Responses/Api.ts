@@ -2,7 +2,6 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { platforms } from "../Domain/Platform.ts"
 import {
-  type AnswerDetails,
   answerStates,
   Citation,
   finishReasons,
@@ -16,7 +15,7 @@ import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
-import { listFilterQuery } from "../Http/FilterQuery.ts"
+import { listFilterQuery } from "../Analytics/HttpQuery.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
 import { responseSortColumns } from "./Repo.ts"
@@ -93,22 +92,7 @@ const answerDetailInput = {
   )
 }
 
-/** The answer details of an ingested answer, its retrieved URLs without those it cites. */
-export const detailsOf = (input: AnswerDetails & { readonly citations?: ReadonlyArray<string> | undefined }): AnswerDetails => {
-  const cited = new Set(input.citations ?? [])
-  return {
-    model: input.model,
-    answer_state: input.answer_state,
-    finish_reason: input.finish_reason,
-    input_tokens: input.input_tokens,
-    output_tokens: input.output_tokens,
-    cost_usd: input.cost_usd,
-    search_queries: input.search_queries,
-    retrieved_urls: input.retrieved_urls === undefined
-      ? undefined
-      : [...new Set(input.retrieved_urls)].filter((url) => !cited.has(url))
-  }
-}
+export { detailsOf } from "./Ingestion.ts"
 
 export const CreateResponse = Fields.input({
   prompt_id: Fields.id("prompt_id").annotations({ description: "A prompt of the active project." }),
@@ -162,6 +146,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setUrlParams(ResponsesQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(ListSchema(Response))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "responses:read",
         "List responses",
@@ -176,6 +161,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
     HttpApiEndpoint.get("get")`/responses/${responseParam}`
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response))
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded("responses:read", "Read a response", "One response of the active project."))
   )
   .add(
@@ -183,6 +169,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setPayload(CreateResponse)
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Response), { status: 201 })
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded("responses:write", "Ingest a response", "Stores an answer and analyses it before answering: citations (from `citations`, or the URLs of the text), their sources and source URLs, and the brands mentioned, with position and sentiment. The answer details (`model`, `answer_state`, `finish_reason`, `input_tokens`, `output_tokens`, `cost_usd`, `search_queries`, `retrieved_urls`) are optional; a response that is not `answered` is stored but not counted in analytics. Answers the analyzed response."))
   )
   .add(
@@ -190,6 +177,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       .setUrlParams(CitationsQuery)
       .setHeaders(ProjectHeader)
       .addSuccess(ListSchema(Citation))
+      .addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "citations:read",
         "List citations",
@@ -199,7 +187,5 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       ))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.NotFound)
-  .addError(ErrorSchemas.ValidationError)
   .annotate(OpenApi.Title, "Responses")
 {}

@@ -1,21 +1,17 @@
-import { Effect, Either, Option } from "effect"
+import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
 import { Api } from "../Api.ts"
 import { orDefect } from "../Database/Rows.ts"
-import { type FieldErrors, orNotFound, ValidationError } from "../Domain/Errors.ts"
-import { decodeResponseFilters } from "../Http/FilterQuery.ts"
+import { orNotFound } from "../Domain/Errors.ts"
+import { decodeResponseFilters } from "../Analytics/HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { listed } from "../Http/Cursor.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
-import { Analyzer } from "./Analyzer.ts"
-import { detailsOf } from "./Api.ts"
+import { Ingestion } from "./Ingestion.ts"
 import { citationKeyParts, defaultResponseOrder, responseKeyParts, ResponsesRepo } from "./Repo.ts"
-
-/** A little clock skew is tolerated; an answer collected in the future is a client's bug. */
-const FUTURE_TOLERANCE_MS = 5 * 60_000
 
 export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
   Effect.gen(function*() {
@@ -23,7 +19,7 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
     const prompts = yield* PromptsRepo
     const monitors = yield* MonitorsRepo
     const analytics = yield* Analytics
-    const analyzer = yield* Analyzer
+    const ingestion = yield* Ingestion
 
     /** The window and filters of the request, their ids the project's own (422 otherwise). */
     const filtersOf = (projectId: number) =>
@@ -84,38 +80,6 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           const project = yield* CurrentProject
-          // Made only when needed: an error captures a stack trace, a cost on every answer stored otherwise.
-          const invalidPrompt = Effect.suspend(() => ValidationError.field("prompt_id", "The selected prompt id is invalid."))
-          const prompt = yield* prompts.find(project.id, payload.prompt_id)
-          if (Option.isNone(prompt)) return yield* invalidPrompt
-          // Gone in between only when the prompt (or its project) was just deleted.
-          const found = yield* monitors.find(project.id, prompt.value.monitor_id)
-          if (Option.isNone(found)) return yield* invalidPrompt
-          const monitor = found.value
-          const errors: Record<string, ReadonlyArray<string>> = {}
-          if (!monitor.platforms.includes(payload.platform)) {
-            errors.platform = [`The selected platform is not one of the monitor's platforms (${monitor.platforms.join(", ")}).`]
-          }
-          const collectedAt = payload.collected_at ?? new Date()
-          if (collectedAt.getTime() > Date.now() + FUTURE_TOLERANCE_MS) {
-            errors.collected_at = ["The collected at field must be a date before or equal to now."]
-          }
-          const brands = yield* responses.brandsForDetection(project.id)
-          const analyzed = yield* analyzer.analyze({
-            monitor_id: monitor.id,
-            prompt_id: prompt.value.id,
-            platform: payload.platform,
-            country: payload.country ?? monitor.country,
-            text: payload.text,
-            collected_at: collectedAt,
-            citations: payload.citations
-          }, brands)
-          const allErrors: FieldErrors = { ...errors, ...(Either.isLeft(analyzed) ? analyzed.left : {}) }
-          if (Object.keys(allErrors).length > 0 || Either.isLeft(analyzed)) return yield* new ValidationError({ errors: allErrors })
-          // The prompt (or its monitor) deleted since it was found: invalid, as it would be now.
-          const [stored] = yield* responses.insertAnalyzed(project.id, [{ ...analyzed.right, ...detailsOf(payload) }]).pipe(
-            Effect.catchIf((error) => error.resource === "Prompt", () => invalidPrompt)
-          )
-          return { data: stored! }
+          return { data: yield* ingestion.ingest(project.id, payload) }
         }))
   }))

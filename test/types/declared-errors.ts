@@ -17,9 +17,20 @@ export const declaredErrors = HttpApiBuilder.group(Api, "tags", (handlers) =>
       .handle("list", ok)
       .handle("create", ok)
       .handle("update", ok)
-      // Declared by the group: accepted.
+      // Declared by the endpoints: a path resource not found, a body that fails validation.
       .handle("get", () => Effect.fail(new NotFound({ resource: "Tag" })))
-      .handle("delete", () => Effect.fail(ValidationError.field("name", "accepted")))
+      .handle("delete", () => Effect.fail(new NotFound({ resource: "Tag" })))
+  ))
+
+export const undeclaredValidation = HttpApiBuilder.group(Api, "tags", (handlers) =>
+  Effect.succeed(
+    handlers
+      .handle("list", ok)
+      .handle("create", () => Effect.fail(ValidationError.field("name", "declared")))
+      .handle("update", ok)
+      .handle("get", ok)
+      // @ts-expect-error: `DELETE /tags/{tag}` has no body nor query, so no 422 (errors are declared per endpoint).
+      .handle("delete", () => Effect.fail(ValidationError.field("name", "not declared")))
   ))
 
 export const anyError = HttpApiBuilder.group(Api, "tags", (handlers) =>

@@ -3,7 +3,6 @@ import { Schema } from "effect"
 import { Timestamp } from "../../Domain/Common.ts"
 import { Platform } from "../../Domain/Platform.ts"
 import { guarded } from "../../Http/Authorize.ts"
-import * as ErrorSchemas from "../../Http/ErrorSchemas.ts"
 import { ProjectContext, ProjectHeader } from "../../Http/ProjectContext.ts"
 import { DataOf } from "../../Http/Responses.ts"
 
@@ -45,6 +44,5 @@ export class CollectorApi extends HttpApiGroup.make("collector")
       ))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.NotFound)
   .annotate(OpenApi.Title, "Collector")
 {}

@@ -15,6 +15,7 @@ export class RunsApi extends HttpApiGroup.make("runs")
       .setUrlParams(Fields.input(PageQuery))
       .setHeaders(ProjectHeader)
       .addSuccess(PaginatedSchema(Run))
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded(
         "monitors:read",
         "List a monitor's runs",
@@ -28,12 +29,12 @@ export class RunsApi extends HttpApiGroup.make("runs")
     HttpApiEndpoint.post("trigger")`/monitors/${monitorParam}/runs`
       .setHeaders(ProjectHeader)
       .addSuccess(DataOf(Run), { status: 202 })
+      .addError(ErrorSchemas.NotFound)
       .pipe(guarded("monitors:write", "Run a monitor now", "Creates a run of the monitor for this instant, whatever its schedule or `active` flag: one pending job per prompt × " +
           "platform, asked by the workers shortly after, except on the platforms the run's `blocked_platforms` names (no running worker " +
           "answers them: no provider key, simulation off, or no worker at all). Answers 202 with the run; follow it with " +
           "`GET /monitors/{monitor}/runs`. No body."))
   )
   .middleware(ProjectContext)
-  .addError(ErrorSchemas.NotFound)
   .annotate(OpenApi.Title, "Runs")
 {}

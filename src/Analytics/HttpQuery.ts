@@ -1,11 +1,11 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Clock, Effect, Either, Option, Schema } from "effect"
-import { formatDate, type References } from "../Analytics/Analytics.ts"
-import { type Draft, finish, namesNoReference, readResponseFilters, referencesOf } from "../Analytics/Query.ts"
+import { formatDate, type References } from "./Analytics.ts"
+import { type Draft, finish, namesNoReference, readResponseFilters, referencesOf } from "./Query.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { platforms } from "../Domain/Platform.ts"
 import type { ResponseFilters } from "../Responses/Filters.ts"
-import * as Fields from "./Fields.ts"
+import * as Fields from "../Http/Fields.ts"
 
 /**
  * The window and filters of the analytics and of the lists of responses, citations and mentions, as
