@@ -28,9 +28,16 @@ interface CollectorHealth {
 
 const platformName = (platform: Platform) => platformNames[platform] ?? platform
 
-/** "ChatGPT (no provider key for chatgpt), Claude (...)". */
+/** The blocked platforms grouped by their reason, in order: a reason shared by all (no worker) is said once. */
+const byReason = (blocked: ReadonlyArray<BlockedPlatform>) => {
+  const groups = new Map<string, Array<string>>()
+  for (const b of blocked) groups.set(b.reason, [...(groups.get(b.reason) ?? []), platformName(b.platform)])
+  return [...groups].map(([reason, names]) => ({ names: names.join(", "), reason }))
+}
+
+/** "ChatGPT (no provider key for chatgpt), Claude (...)"; "ChatGPT, Perplexity (no collector worker is running)". */
 const describeBlocked = (blocked: ReadonlyArray<BlockedPlatform>) =>
-  blocked.map((b) => `${platformName(b.platform)} (${b.reason})`).join(", ")
+  byReason(blocked).map((group) => `${group.names} (${group.reason})`).join(", ")
 
 /** A run's jobs as a bar of five parts (with its numbers beside it: the bar is not the only carrier). */
 const JobsBar = ({ run }: { readonly run: Run }) => {
@@ -47,7 +54,7 @@ const JobsBar = ({ run }: { readonly run: Run }) => {
 }
 
 const runColumns: ReadonlyArray<Column<Run>> = [
-  { label: "Slot", render: (run) => dateTime(run.slot) },
+  { label: "Slot", class: "date", render: (run) => dateTime(run.slot) },
   { label: "Trigger", render: (run) => run.trigger },
   { label: "Status", render: (run) => <span class={`status status-${run.status}`}>{run.status}</span> },
   { label: "Jobs", numeric: true, render: (run) => integer(run.jobs.total) },
@@ -60,9 +67,9 @@ const runColumns: ReadonlyArray<Column<Run>> = [
   {
     label: "Waiting on",
     // Pending jobs no running worker answers: without it, a run that stays "running" says nothing of why.
-    render: (run) => run.blocked_platforms.map((b) => `${platformName(b.platform)}: ${b.reason}`).join("; ")
+    render: (run) => byReason(run.blocked_platforms).map((group) => `${group.names}: ${group.reason}`).join("; ")
   },
-  { label: "Completed", render: (run) => dateTime(run.completed_at) }
+  { label: "Completed", class: "date", render: (run) => dateTime(run.completed_at) }
 ]
 
 /** Whether a worker is alive, and which platforms a running worker answers (with a key, or simulated). */
