@@ -56,7 +56,8 @@ const toolError = (message: string) =>
 /** The input schema as JSON Schema, as MCP clients read it (no `$schema` line). */
 const inputJsonSchema = (schema: Schema.Schema<any, any>) => {
   const { $schema: _, ...rest } = JSONSchema.make(schema) as unknown as Record<string, unknown>
-  return rest
+  // A tool without arguments: MCP wants an object schema, where Schema writes "any object or array".
+  return rest.type === "object" ? rest : { type: "object", properties: {}, required: [], additionalProperties: false }
 }
 
 /** Registers every tool with the MCP server. */
