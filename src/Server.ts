@@ -24,6 +24,7 @@ import { makeNodeServer } from "./Http/NodeServer.ts"
 import { guardInput } from "./Http/RequestBody.ts"
 import * as SecurityHeaders from "./Http/SecurityHeaders.ts"
 import { requestLog } from "./Http/RequestLog.ts"
+import * as McpHttp from "./Mcp/Http.ts"
 import * as Metrics from "./Observability/Metrics.ts"
 import { MeLive } from "./Me/Http.ts"
 import { MonitorsLive } from "./Monitors/Http.ts"
@@ -62,7 +63,9 @@ export const ApiLive = Layer.mergeAll(
   ),
   Health.layer,
   Metrics.route,
-  Dashboard.layer
+  Dashboard.layer,
+  // The MCP server for AI assistants at POST /mcp (src/Mcp), with the API's keys.
+  McpHttp.layer
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(

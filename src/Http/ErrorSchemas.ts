@@ -49,7 +49,8 @@ const messageOnly = <E extends { readonly message: string }>(
   asBody(error, {
     identifier,
     description,
-    fields: { message: Schema.String },
+    // Only its own message decodes: the two 400s share a status, and the typed client tells them apart by it.
+    fields: { message: Schema.String.pipe(Schema.filter((message) => message === make().message)) },
     example: { message: make().message },
     encode: (value) => ({ message: value.message }),
     decode: make

@@ -1,0 +1,314 @@
+import { Effect, Schema } from "effect"
+import { brandMetrics, intervals } from "../Analytics/Analytics.ts"
+import type { Client } from "../Client/Client.ts"
+import { platforms } from "../Domain/Platform.ts"
+import { table } from "./Table.ts"
+
+/**
+ * The tools of the MCP server. Each is a thin call of the API through the typed client, with the key
+ * of the assistant's user: the same abilities, projects and numbers as the REST API, nothing computed
+ * here but the layout (a small text table for the assistant, the API's rows as structured content).
+ */
+export interface ToolResult {
+  readonly text: string
+  readonly structured: Record<string, unknown>
+}
+
+/** A tool failing with a message meant for the assistant (it becomes a tool error, never a crash). */
+export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", { message: Schema.String }) {}
+
+export interface ToolContext {
+  readonly client: Client
+  /** The project of a call: the one named, or the only one the key reaches (or the configured one). */
+  readonly project: (named: number | undefined) => Effect.Effect<number, unknown>
+}
+
+export interface ToolDefinition<A, I> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly input: Schema.Schema<A, I>
+  readonly run: (input: A, context: ToolContext) => Effect.Effect<ToolResult, unknown>
+}
+
+const tool = <A, I>(definition: ToolDefinition<A, I>): ToolDefinition<unknown, unknown> => definition as any
+
+// ---------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------
+
+const ProjectId = Schema.optional(Schema.Int.pipe(Schema.positive()).annotations({
+  description: "The project (see list_projects). May be left out when the key reaches exactly one project."
+}))
+
+const DateText = (description: string) =>
+  Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/)).annotations({
+    description: `${description} A UTC calendar day, YYYY-MM-DD.`,
+    jsonSchema: { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: `${description} A UTC calendar day, YYYY-MM-DD.` }
+  })
+
+const Ids = (description: string) => Schema.optional(Schema.Array(Schema.Int.pipe(Schema.positive())).annotations({ description }))
+
+/** The window and filters every analytics tool takes, as the analytics endpoints do. */
+const Window = {
+  project_id: ProjectId,
+  start_date: DateText("First day of the period (inclusive)."),
+  end_date: DateText("Last day of the period (inclusive), not after today. The previous period (for changes) is as long, right before."),
+  platforms: Schema.optional(Schema.Array(Schema.Literal(...platforms)).annotations({ description: "Only answers of these AI platforms." })),
+  countries: Schema.optional(
+    Schema.Array(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/))).annotations({ description: "Only answers collected in these countries (ISO 3166-1 alpha-2, e.g. US, DE)." })
+  ),
+  monitors: Ids("Only answers of these monitors."),
+  tags: Ids("Only answers to prompts carrying any of these tags.")
+}
+
+type WindowInput = Schema.Struct.Type<typeof Window>
+
+/** The query of an analytics endpoint from a tool's window. */
+const windowQuery = (input: WindowInput) => ({
+  start_date: input.start_date,
+  end_date: input.end_date,
+  ...(input.platforms === undefined ? {} : { "platforms[]": input.platforms }),
+  ...(input.countries === undefined ? {} : { "countries[]": input.countries }),
+  ...(input.monitors === undefined ? {} : { "monitors[]": input.monitors.map(String) }),
+  ...(input.tags === undefined ? {} : { "tags[]": input.tags.map(String) })
+})
+
+const projectHeader = (project: number) => ({ "service-project-id": String(project) })
+
+// ---------------------------------------------------------------------------
+// Formatting
+// ---------------------------------------------------------------------------
+
+const pct = (value: number | null) => value === null ? "–" : `${value}%`
+const signed = (value: number | null, unit = "") => value === null ? "–" : `${value > 0 ? "+" : ""}${value}${unit}`
+const ci = (interval: { readonly low: number; readonly high: number } | null) => interval === null ? "–" : `${interval.low}–${interval.high}%`
+
+const pageNote = (meta: { readonly current_page: number; readonly last_page: number; readonly total: number }) =>
+  meta.last_page > meta.current_page ? `\n(page ${meta.current_page} of ${meta.last_page}, ${meta.total} rows: ask for page ${meta.current_page + 1} for more)` : ""
+
+// ---------------------------------------------------------------------------
+// The tools
+// ---------------------------------------------------------------------------
+
+const listProjects = tool({
+  name: "list_projects",
+  title: "List projects",
+  description: "Lists the projects (brands being monitored) this key can reach, with their ids. Call it first when a tool needs a project_id and you do not know it.",
+  input: Schema.Struct({}),
+  run: (_input, { client }) =>
+    Effect.map(client.projects.list({ urlParams: { per_page: "100" } }), (page) => ({
+      text: table(["id", "name", "domain", "own brand id"], page.data.map((p) => [p.id, p.name, p.domain ?? "–", p.brand_id ?? "–"])),
+      structured: { projects: page.data.map((p) => ({ id: p.id, name: p.name, domain: p.domain, brand_id: p.brand_id })) }
+    }))
+})
+
+const brandVisibility = tool({
+  name: "brand_visibility",
+  title: "Brand visibility and share of voice",
+  description:
+    "How visible each brand of a project is in AI answers over a period: visibility (% of analyzed answers mentioning the brand, " +
+    "with the counts behind it and a 95% confidence interval), share of voice (% of all brand mentions), average position (1 = named first) " +
+    "and sentiment (0-100, 50 neutral), each with its change against the previous period of the same length and whether the change is " +
+    "statistically significant. Filters narrow which answers count; `brands` only chooses rows. The own brand is marked.",
+  input: Schema.Struct({
+    ...Window,
+    brands: Ids("Only these brands' rows (never changes the percentages)."),
+    sort_by: Schema.optional(Schema.Literal("visibility", "share_of_voice", "mentioned_count", "average_position", "average_sentiment", "name").annotations({
+      description: "Row order, descending (name: ascending). Default visibility."
+    })),
+    page: Schema.optional(Schema.Int.pipe(Schema.positive()).annotations({ description: "Page of 25 rows; default 1." }))
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const page = yield* client.analytics.brands({
+        headers: projectHeader(id),
+        urlParams: {
+          ...windowQuery(input),
+          ...(input.brands === undefined ? {} : { "brands[]": input.brands.map(String) }),
+          sort_by: input.sort_by ?? "visibility",
+          sort_order: input.sort_by === "name" ? "asc" : "desc",
+          page: String(input.page ?? 1)
+        }
+      })
+      const rows = page.data.map((row) => [
+        row.brand.is_own ? `${row.brand.name} (own)` : row.brand.name,
+        `${pct(row.visibility)} (${row.mentioned_count}/${row.responses_count})`,
+        ci(row.visibility_ci),
+        `${signed(row.visibility_change, " pts")}${row.visibility_change_significant ? " *" : ""}`,
+        `${pct(row.share_of_voice)} (${row.mentioned_count}/${row.total_mentions})`,
+        `${signed(row.share_of_voice_change, " pts")}${row.share_of_voice_change_significant ? " *" : ""}`,
+        row.average_position ?? "–",
+        row.average_sentiment ?? "–"
+      ])
+      return {
+        text: `Project ${id}, ${input.start_date} to ${input.end_date}. * = significant change (95%).\n` +
+          table(["brand", "visibility", "95% CI", "change", "share of voice", "change", "avg position", "sentiment"], rows) + pageNote(page.meta),
+        structured: { project_id: id, rows: page.data, meta: page.meta }
+      }
+    })
+})
+
+const brandTrend = tool({
+  name: "brand_trend",
+  title: "Brand trend over time",
+  description:
+    "The trend of one metric for brands of a project, bucket by bucket (day, week, month or year): visibility or share of voice " +
+    "(each point with its numerator and denominator) or average position / sentiment. Without `brands`, the brands most mentioned in the period.",
+  input: Schema.Struct({
+    ...Window,
+    interval: Schema.Literal(...intervals).annotations({ description: "Bucket size: day, week (ISO, from Monday), month or year." }),
+    metric: Schema.optional(Schema.Literal(...brandMetrics).annotations({ description: "Default visibility." })),
+    brands: Ids("These brands' series (ids from brand_visibility)."),
+    top_n: Schema.optional(Schema.Int.pipe(Schema.between(1, 50)).annotations({ description: "At most this many brands (default 5)." }))
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const { data } = yield* client.analytics.brandSeries({
+        headers: projectHeader(id),
+        urlParams: {
+          ...windowQuery(input),
+          ...(input.brands === undefined ? {} : { "brands[]": input.brands.map(String) }),
+          interval: input.interval,
+          metric: input.metric ?? "visibility",
+          top_n: String(input.top_n ?? 5)
+        }
+      })
+      const buckets = data.series[0]?.data.map((point) => point.timestamp.toISOString().slice(0, 10)) ?? []
+      const proportion = data.metric === "visibility" || data.metric === "share_of_voice"
+      const rows = buckets.map((bucket, i) => [
+        bucket,
+        ...data.series.map((series) => {
+          const point = series.data[i]!
+          return point.value === null ? "–" : proportion ? `${point.value}% (${point.count}/${point.total})` : `${point.value} (n=${point.count})`
+        })
+      ])
+      return {
+        text: `Project ${id}, ${data.metric} per ${data.interval}.\n` + table(["bucket", ...data.series.map((s) => s.brand.name)], rows),
+        structured: {
+          project_id: id,
+          interval: data.interval,
+          metric: data.metric,
+          series: data.series.map((s) => ({ brand: s.brand, data: s.data.map((p) => ({ ...p, timestamp: p.timestamp.toISOString() })) }))
+        }
+      }
+    })
+})
+
+const missingPrompts = tool({
+  name: "prompts_missing_own_brand",
+  title: "Prompts where the own brand is missing",
+  description:
+    "The prompts (buyer questions) whose AI answers in the period never mention the project's own brand, with how many answers there were " +
+    "and which competitor is named most instead (and in how many answers). The gaps to work on first.",
+  input: Schema.Struct({
+    ...Window,
+    page: Schema.optional(Schema.Int.pipe(Schema.positive()).annotations({ description: "Page of 100 prompts (least visible first); default 1." }))
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const page = yield* client.analytics.prompts({
+        headers: projectHeader(id),
+        urlParams: { ...windowQuery(input), sort_by: "own_visibility", sort_order: "asc", per_page: "100", page: String(input.page ?? 1) }
+      })
+      if (page.data.length > 0 && page.data.every((row) => row.own === null)) {
+        return yield* new ToolFailure({ message: `Project ${id} has no own brand: set the project's brand_id to the brand that is yours.` })
+      }
+      const missing = page.data.filter((row) => row.own !== null && row.own.mentioned_count === 0)
+      return {
+        text: `Project ${id}, ${input.start_date} to ${input.end_date}: ${missing.length} prompt(s) without the own brand.\n` +
+          table(
+            ["prompt id", "prompt", "answers", "named instead", "in answers"],
+            missing.map((row) => [
+              row.prompt.id,
+              row.prompt.text,
+              row.responses_count,
+              row.top_competitor?.brand.name ?? "(no brand)",
+              row.top_competitor === null ? "–" : `${row.top_competitor.mentioned_count} (${pct(row.top_competitor.visibility)})`
+            ])
+          ) + pageNote(page.meta),
+        structured: { project_id: id, prompts: missing, meta: page.meta }
+      }
+    })
+})
+
+const topSources = tool({
+  name: "top_sources",
+  title: "Top cited sources",
+  description:
+    "The sources AI answers cite most in the period, as domains or exact URLs: % of analyzed answers citing each (with the count), " +
+    "citations per answer, change against the previous period, and when each was first and last cited.",
+  input: Schema.Struct({
+    ...Window,
+    by: Schema.optional(Schema.Literal("domain", "url").annotations({ description: "Domains (default) or exact URLs." })),
+    page: Schema.optional(Schema.Int.pipe(Schema.positive()).annotations({ description: "Page of 25 rows; default 1." }))
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const request = { headers: projectHeader(id), urlParams: { ...windowQuery(input), page: String(input.page ?? 1) } }
+      const page = input.by === "url"
+        ? Effect.map(client.analytics.sourceUrls(request), (p) => ({ meta: p.meta, rows: p.data.map((r) => ({ name: r.source_url.url, row: r })) }))
+        : Effect.map(client.analytics.sources(request), (p) => ({ meta: p.meta, rows: p.data.map((r) => ({ name: r.source.domain, row: r })) }))
+      const { meta, rows } = yield* page
+      return {
+        text: `Project ${id}, ${input.start_date} to ${input.end_date}.\n` +
+          table(
+            [input.by === "url" ? "url" : "domain", "cited in", "change", "citations/answer", "first seen", "last seen"],
+            rows.map(({ name, row }) => [
+              name,
+              `${row.used_percentage}% (${row.used_count})`,
+              signed(row.used_percentage_change, " pts"),
+              row.average_citations,
+              row.first_seen_on,
+              row.last_seen_on
+            ])
+          ) + pageNote(meta),
+        structured: { project_id: id, rows: rows.map(({ row }) => row), meta }
+      }
+    })
+})
+
+const readAnswer = tool({
+  name: "read_answer",
+  title: "Read one AI answer",
+  description: "One stored AI answer (response) in full: the question, platform, country, date, the answer text, the brands it mentions (position, sentiment) and the URLs it cites, in order.",
+  input: Schema.Struct({
+    project_id: ProjectId,
+    response_id: Schema.Int.pipe(Schema.positive()).annotations({ description: "The response's id." })
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const headers = projectHeader(id)
+      const { data: answer } = yield* client.responses.get({ path: { response: input.response_id }, headers })
+      const [citations, mentions] = yield* Effect.all([
+        client.responses.citations({ headers, urlParams: { response_id: answer.id, per_page: "100" } }),
+        client.brandMentions.list({ headers, urlParams: { response_id: answer.id, per_page: "100" } })
+      ], { concurrency: 2 })
+      const text = [
+        `Response ${answer.id} (${answer.platform}, ${answer.country}, ${answer.collected_at.toISOString()}) to prompt ${answer.prompt_id}:`,
+        answer.text,
+        "",
+        "Brands mentioned:",
+        table(["brand id", "position", "sentiment"], mentions.data.map((m) => [m.brand_id, m.position, m.sentiment_score])),
+        "",
+        "Citations:",
+        table(["#", "url"], citations.data.map((c, i) => [i + 1, c.url]))
+      ].join("\n")
+      return {
+        text,
+        structured: {
+          project_id: id,
+          response: { ...answer, collected_at: answer.collected_at.toISOString() },
+          mentions: mentions.data,
+          citations: citations.data.map((c) => c.url)
+        }
+      }
+    })
+})
+
+export const tools: ReadonlyArray<ToolDefinition<unknown, unknown>> = [listProjects, brandVisibility, brandTrend, missingPrompts, topSources, readAnswer]
