@@ -2,7 +2,8 @@ import { McpServer } from "@effect/ai"
 import { FetchHttpClient, HttpApiBuilder, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { RpcSerialization, RpcServer } from "@effect/rpc"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { KeyAuth } from "../ApiKeys/KeyAuth.ts"
+import { KeyAuthLive } from "../ApiKeys/Http.ts"
+import { KeyAuth } from "../Http/Ports.ts"
 import * as Client from "../Client/Client.ts"
 import * as McpTools from "./McpTools.ts"
 import { ToolFailure } from "./Tools.ts"
@@ -76,7 +77,7 @@ const layerMounted = Layer.unwrapScoped(Effect.gen(function*() {
 /** `POST /mcp` on the API's router; needs the key check's repository and the HTTP server (for its own address). */
 export const layer = layerMounted.pipe(
   Layer.provide(RpcSerialization.layerJsonRpc()),
-  Layer.provide(KeyAuth.layer),
+  Layer.provide(KeyAuthLive),
   // The API's router (one instance per server: a Layer is built once however often it is provided).
   Layer.provide(HttpApiBuilder.Router.Live)
 )

@@ -5,6 +5,9 @@ import * as Client from "../../src/Client/index.ts"
 import { MemoryStore } from "../../src/Memory/Store.ts"
 import { TagsRepo } from "../../src/Tags/Repo.ts"
 import * as TagsMemory from "../../src/Tags/RepoMemory.ts"
+
+/** A list's total: the page-number envelope has one, a cursor page has none (-1). */
+const totalOf = (page: { readonly meta: object }): number => "total" in page.meta ? (page.meta as { total: number }).total : -1
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
@@ -89,11 +92,11 @@ describe.each(backends)("the typed client (%s)", (backend) => {
           tags: (yield* client.tags.list({ urlParams: {} })).data.map((t) => t.name),
           segments: (yield* client.segments.list({ urlParams: {} })).data.length,
           read: (yield* client.responses.get({ path: { response: answer.id } })).data,
-          responses: (yield* client.responses.list({ urlParams: {} })).meta.total,
+          responses: totalOf(yield* client.responses.list({ urlParams: {} })),
           citations: (yield* client.responses.citations({ urlParams: { response_id: answer.id } })).data.map((c) => c.url),
           sources: (yield* client.sources.list({ urlParams: {} })).data.map((s) => s.domain).sort(),
           urls: (yield* client.sources.urls({ urlParams: {} })).meta.total,
-          mentions: (yield* client.brandMentions.list({ urlParams: {} })).meta.total,
+          mentions: totalOf(yield* client.brandMentions.list({ urlParams: {} })),
           brands: (yield* client.analytics.brands({ urlParams: window })).data,
           series: (yield* client.analytics.brandSeries({ urlParams: { ...window, interval: "day" } })).data.series.length,
           promptRows: (yield* client.analytics.prompts({ urlParams: window })).data,
