@@ -1,13 +1,15 @@
 /**
- * `npm run bench:embedded [-- --answers 30000 --brands 300 --days 730 --requests 20 --without-statistics]`:
+ * `npm run bench:embedded [-- --answers 30000 --brands 300 --days 730 --requests 20 --without-statistics --via-cli]`:
  * brand analytics on the embedded database after a realistic import (docs/performance.md, "Brand
  * analytics on the embedded database"). Not part of the test suite.
  *
  * In a temporary DATA_DIR (removed afterwards): an organization with a project of `--brands` brands, 2
  * monitors (7 platforms), 40 prompts (a third of them tagged), and another organization with a few tags
  * (the other tenant). An NDJSON file of `--answers` generated answers over the last `--days` days (each
- * naming 2 to 5 brands, a few brands far more often than the rest) is loaded by `cli import` in a child
- * process, as a user would. Then the server stack runs in this process on that directory, its merger
+ * naming 2 to 5 brands, a few brands far more often than the rest) is stored in bulk by SQL as `cli
+ * import` stores answers (analyzed, pending for the merger), and the statistics refreshed as it does at
+ * its end; with `--via-cli`, written to an NDJSON file and loaded by `cli import` in a child process, as
+ * a user would (slower: every answer is analyzed). Then the server stack runs in this process on that directory, its merger
  * folds the imported answers into the rollups (timed), and, one request at a time over HTTP:
  *
  * - `GET /analytics/brands` for windows of 30 days, 730 days and ten years: p50, p95 and max (target:
@@ -32,6 +34,7 @@ import { ApiKeysRepo } from "../src/ApiKeys/Repo.ts"
 import { BrandsRepo } from "../src/Brands/Repo.ts"
 import { Settings } from "../src/Config.ts"
 import * as Database from "../src/Database/Database.ts"
+import * as PlannerStatistics from "../src/Database/PlannerStatistics.ts"
 import { generateKey, hashKey, keyPrefix } from "../src/Domain/ApiKey.ts"
 import { MonitorsRepo } from "../src/Monitors/Repo.ts"
 import { Metrics } from "../src/Observability/Metrics.ts"
@@ -51,6 +54,7 @@ const BRAND_COUNT = numberOption("brands", 300, 1)
 const DAYS = numberOption("days", 730, 1)
 const REQUESTS = numberOption("requests", 20, 1)
 const WITHOUT_STATISTICS = argv.includes("--without-statistics")
+const VIA_CLI = argv.includes("--via-cli")
 /** The p95 target of the 730-day brand list. */
 const TARGET_P95_MS = 300
 const CONTENDERS = 8
@@ -136,34 +140,64 @@ const main = async () => {
     }))
     await setup.dispose()
 
-    // 2. The file, and `cli import` as a user runs it.
-    const file = Path.join(work, "answers.ndjson")
-    const out = Fs.createWriteStream(file)
+    // 2. The answers: by `cli import` as a user runs it (--via-cli), or stored in bulk by SQL as an import
+    // stores them (analyzed, pending for the merger), then the statistics refreshed as the import does.
     const now = Date.now()
-    for (let i = 0; i < ANSWERS; i++) {
-      const prompt = pick(fixture.prompts)
-      // A few brands named far more often than the rest (the square skews towards low indexes).
-      const named = new Set(Array.from({ length: 2 + Math.floor(random() * 4) }, () => Math.floor(random() ** 2 * BRAND_COUNT)))
-      const text = [...named].map((b) => `${brandName(b)} ${pick(PRAISE)}.`).join(" ") + ` ${FILLER}`
-      out.write(
-        JSON.stringify({
-          prompt_id: prompt.id,
-          platform: pick(PLATFORMS[prompt.country]),
-          text,
-          citations: [],
-          collected_at: new Date(now - 60_000 - Math.floor(random() * DAYS * DAY_MS)).toISOString()
-        }) + "\n"
-      )
-    }
-    await new Promise((resolve) => out.end(resolve))
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir }
-    delete env.DATABASE_URL
-    delete env.LOG_LEVEL
     const importStarted = performance.now()
-    const imported = await cli(env, ["import", file, "--project", String(fixture.project), "--batch-size", "1000", "--json"])
-    if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`)
-    const summary = JSON.parse(imported.stdout)
-    console.log(`import: ${summary.imported} answers, ${BRAND_COUNT} brands, over ${DAYS} days in ${((performance.now() - importStarted) / 1000).toFixed(1)} s (process)`)
+    if (VIA_CLI) {
+      const file = Path.join(work, "answers.ndjson")
+      const out = Fs.createWriteStream(file)
+      for (let i = 0; i < ANSWERS; i++) {
+        const prompt = pick(fixture.prompts)
+        // A few brands named far more often than the rest (the square skews towards low indexes).
+        const named = new Set(Array.from({ length: 2 + Math.floor(random() * 4) }, () => Math.floor(random() ** 2 * BRAND_COUNT)))
+        const text = [...named].map((b) => `${brandName(b)} ${pick(PRAISE)}.`).join(" ") + ` ${FILLER}`
+        out.write(
+          JSON.stringify({
+            prompt_id: prompt.id,
+            platform: pick(PLATFORMS[prompt.country]),
+            text,
+            citations: [],
+            collected_at: new Date(now - 60_000 - Math.floor(random() * DAYS * DAY_MS)).toISOString()
+          }) + "\n"
+        )
+      }
+      await new Promise((resolve) => out.end(resolve))
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir }
+      delete env.DATABASE_URL
+      delete env.LOG_LEVEL
+      const imported = await cli(env, ["import", file, "--project", String(fixture.project), "--batch-size", "1000", "--json"])
+      if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`)
+    } else {
+      const bulk = ManagedRuntime.make(onDatabase(Database.layer({ shareRunning: false })).pipe(Layer.provide(settings)))
+      await bulk.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`SELECT setseed(0.42)`
+        // Answers spread evenly over the prompts and uniformly over the days, on their monitor's platforms.
+        yield* sql`
+          INSERT INTO responses (project_id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at)
+          SELECT p.project_id, p.monitor_id, p.id, pl.platforms[1 + floor(random() * array_length(pl.platforms, 1))::int], m.country,
+            'An answer naming a few brands.', 'analyzed',
+            now() - interval '1 minute' - random() * ${DAYS} * interval '1 day', now()
+          FROM generate_series(1, ${ANSWERS}) g
+          JOIN prompts p ON p.id = (${fixture.prompts.map((prompt) => prompt.id)}::bigint[])[1 + g % ${fixture.prompts.length}]
+          JOIN monitors m ON m.id = p.monitor_id
+          CROSS JOIN LATERAL (SELECT m.platforms::text[] AS platforms) pl`
+        // 2 to 5 brands an answer, a few far more often than the rest (the square skews towards the first).
+        yield* sql`
+          INSERT INTO brand_mentions (project_id, response_id, brand_id, position, sentiment_score)
+          SELECT r.project_id, r.id, x.brand_id, row_number() OVER (PARTITION BY r.id ORDER BY x.brand_id), floor(random() * 101)::int
+          FROM responses r
+          CROSS JOIN LATERAL (
+            SELECT DISTINCT (SELECT array_agg(id ORDER BY id) FROM brands WHERE project_id = r.project_id)[1 + floor(random() ^ 2 * ${BRAND_COUNT})::int] AS brand_id
+            FROM generate_series(1, 2 + (r.id % 4)::int) k WHERE k > 0 AND r.id > 0
+          ) x
+          WHERE r.project_id = ${fixture.project}`
+        yield* PlannerStatistics.analyzeAll
+      }))
+      await bulk.dispose()
+    }
+    console.log(`answers: ${ANSWERS}, ${BRAND_COUNT} brands, over ${DAYS} days, stored ${VIA_CLI ? "by cli import" : "in bulk by SQL"} in ${((performance.now() - importStarted) / 1000).toFixed(1)} s`)
 
     // 3. The server on that directory; the merger folds the answers in.
     const runtime = ManagedRuntime.make(
