@@ -123,7 +123,7 @@ const main = async () => {
       const prompts = yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => i), (i) =>
         Effect.flatMap(PromptsRepo, (repo) =>
           repo.create(project.id, { monitor_id: monitors[i % 2]!.id, text: `Question ${i}?`, tag_ids: i % 3 === 0 ? [tags[i % 9 === 0 ? 0 : 1]!] : [] })))
-      yield* Effect.forEach(Array.from({ length: BRAND_COUNT }, (_, i) => i), (i) =>
+      const brands = yield* Effect.forEach(Array.from({ length: BRAND_COUNT }, (_, i) => i), (i) =>
         Effect.flatMap(BrandsRepo, (repo) =>
           repo.create(project.id, { name: brandName(i), aliases: [], domains: [], classification: "competitor", segment_ids: [] })))
       const other = yield* (yield* OrganizationsRepo).create("Light tenant")
@@ -132,6 +132,7 @@ const main = async () => {
         sql`INSERT INTO tags (project_id, name, color) VALUES (${otherProject.id}, ${name}, '#6b7280') ON CONFLICT DO NOTHING`)
       return {
         project: project.id,
+        brands: brands.map((brand) => brand.id),
         prompts: prompts.map((p) => ({ id: p.id, country: p.monitor_id === monitors[0]!.id ? "US" as const : "GB" as const })),
         key: yield* key(organization.id),
         otherProject: otherProject.id,
@@ -172,27 +173,30 @@ const main = async () => {
       const bulk = ManagedRuntime.make(onDatabase(Database.layer({ shareRunning: false })).pipe(Layer.provide(settings)))
       await bulk.runPromise(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        yield* sql`SELECT setseed(0.42)`
-        // Answers spread evenly over the prompts and uniformly over the days, on their monitor's platforms.
-        yield* sql`
-          INSERT INTO responses (project_id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at)
-          SELECT p.project_id, p.monitor_id, p.id, pl.platforms[1 + floor(random() * array_length(pl.platforms, 1))::int], m.country,
-            'An answer naming a few brands.', 'analyzed',
-            now() - interval '1 minute' - random() * ${DAYS} * interval '1 day', now()
-          FROM generate_series(1, ${ANSWERS}) g
-          JOIN prompts p ON p.id = (${fixture.prompts.map((prompt) => prompt.id)}::bigint[])[1 + g % ${fixture.prompts.length}]
-          JOIN monitors m ON m.id = p.monitor_id
-          CROSS JOIN LATERAL (SELECT m.platforms::text[] AS platforms) pl`
-        // 2 to 5 brands an answer, a few far more often than the rest (the square skews towards the first).
-        yield* sql`
-          INSERT INTO brand_mentions (project_id, response_id, brand_id, position, sentiment_score)
-          SELECT r.project_id, r.id, x.brand_id, row_number() OVER (PARTITION BY r.id ORDER BY x.brand_id), floor(random() * 101)::int
-          FROM responses r
-          CROSS JOIN LATERAL (
-            SELECT DISTINCT (SELECT array_agg(id ORDER BY id) FROM brands WHERE project_id = r.project_id)[1 + floor(random() ^ 2 * ${BRAND_COUNT})::int] AS brand_id
-            FROM generate_series(1, 2 + (r.id % 4)::int) k WHERE k > 0 AND r.id > 0
-          ) x
-          WHERE r.project_id = ${fixture.project}`
+        // Answers spread evenly over the prompts and uniformly over the days, on their monitor's platforms,
+        // each naming 2 to 5 brands, a few far more often than the rest (the square skews towards the
+        // first); 2,000 answers a statement.
+        const brands = fixture.brands
+        for (let from = 0; from < ANSWERS; from += 2_000) {
+          yield* sql`
+            WITH inserted AS (
+              INSERT INTO responses (project_id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at)
+              SELECT p.project_id, p.monitor_id, p.id, m.platforms[1 + floor(random() * array_length(m.platforms, 1))::int], m.country,
+                'An answer naming a few brands.', 'analyzed',
+                now() - interval '1 minute' - random() * ${DAYS} * interval '1 day', now()
+              FROM generate_series(${from + 1}, ${Math.min(ANSWERS, from + 2_000)}) g
+              JOIN prompts p ON p.id = (${fixture.prompts.map((prompt) => prompt.id)}::bigint[])[1 + g % ${fixture.prompts.length}]
+              JOIN monitors m ON m.id = p.monitor_id
+              RETURNING id, project_id
+            )
+            INSERT INTO brand_mentions (project_id, response_id, brand_id, position, sentiment_score)
+            SELECT r.project_id, r.id, x.brand_id, row_number() OVER (PARTITION BY r.id ORDER BY x.brand_id), floor(random() * 101)::int
+            FROM inserted r
+            CROSS JOIN LATERAL (
+              SELECT DISTINCT (${brands}::bigint[])[1 + floor(random() ^ 2 * ${brands.length})::int] AS brand_id
+              FROM generate_series(1, 2 + (r.id % 4)::int) k WHERE r.id > 0
+            ) x`
+        }
         yield* PlannerStatistics.analyzeAll
       }))
       await bulk.dispose()
