@@ -176,16 +176,18 @@ const main = async () => {
         // Answers spread evenly over the prompts and uniformly over the days, on their monitor's platforms,
         // each naming 2 to 5 brands, a few far more often than the rest (the square skews towards the
         // first); 2,000 answers a statement.
-        const brands = fixture.brands
+        const arrayOf = (ids: ReadonlyArray<number>) => sql.literal(`'{${ids.join(",")}}'`)
+        const promptIds = arrayOf(fixture.prompts.map((prompt) => prompt.id))
+        const brandIds = arrayOf(fixture.brands)
         for (let from = 0; from < ANSWERS; from += 2_000) {
           yield* sql`
             WITH inserted AS (
               INSERT INTO responses (project_id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at)
               SELECT p.project_id, p.monitor_id, p.id, m.platforms[1 + floor(random() * array_length(m.platforms, 1))::int], m.country,
                 'An answer naming a few brands.', 'analyzed',
-                now() - interval '1 minute' - random() * ${DAYS} * interval '1 day', now()
-              FROM generate_series(${from + 1}, ${Math.min(ANSWERS, from + 2_000)}) g
-              JOIN prompts p ON p.id = (${fixture.prompts.map((prompt) => prompt.id)}::bigint[])[1 + g % ${fixture.prompts.length}]
+                now() - interval '1 minute' - random() * ${DAYS}::int * interval '1 day', now()
+              FROM generate_series(${from + 1}::int, ${Math.min(ANSWERS, from + 2_000)}::int) g
+              JOIN prompts p ON p.id = (${promptIds}::bigint[])[1 + g % ${fixture.prompts.length}::int]
               JOIN monitors m ON m.id = p.monitor_id
               RETURNING id, project_id
             )
@@ -193,7 +195,7 @@ const main = async () => {
             SELECT r.project_id, r.id, x.brand_id, row_number() OVER (PARTITION BY r.id ORDER BY x.brand_id), floor(random() * 101)::int
             FROM inserted r
             CROSS JOIN LATERAL (
-              SELECT DISTINCT (${brands}::bigint[])[1 + floor(random() ^ 2 * ${brands.length})::int] AS brand_id
+              SELECT DISTINCT (${brandIds}::bigint[])[1 + floor(random() ^ 2 * ${fixture.brands.length}::int)::int] AS brand_id
               FROM generate_series(1, 2 + (r.id % 4)::int) k WHERE r.id > 0
             ) x`
         }
