@@ -175,18 +175,18 @@ const main = async () => {
         const sql = yield* SqlClient.SqlClient
         // Answers spread evenly over the prompts and uniformly over the days, on their monitor's platforms,
         // each naming 2 to 5 brands, a few far more often than the rest (the square skews towards the
-        // first); 2,000 answers a statement.
+        // first); 500 answers a statement.
         const arrayOf = (ids: ReadonlyArray<number>) => sql.literal(`'{${ids.join(",")}}'`)
         const promptIds = arrayOf(fixture.prompts.map((prompt) => prompt.id))
         const brandIds = arrayOf(fixture.brands)
-        for (let from = 0; from < ANSWERS; from += 2_000) {
+        for (let from = 0; from < ANSWERS; from += 500) {
           yield* sql`
             WITH inserted AS (
               INSERT INTO responses (project_id, monitor_id, prompt_id, platform, country, text, status, collected_at, analyzed_at)
               SELECT p.project_id, p.monitor_id, p.id, m.platforms[1 + floor(random() * array_length(m.platforms, 1))::int], m.country,
                 'An answer naming a few brands.', 'analyzed',
                 now() - interval '1 minute' - random() * ${DAYS}::int * interval '1 day', now()
-              FROM generate_series(${from + 1}::int, ${Math.min(ANSWERS, from + 2_000)}::int) g
+              FROM generate_series(${from + 1}::int, ${Math.min(ANSWERS, from + 500)}::int) g
               JOIN prompts p ON p.id = (${promptIds}::bigint[])[1 + g % ${fixture.prompts.length}::int]
               JOIN monitors m ON m.id = p.monitor_id
               RETURNING id, project_id
