@@ -109,6 +109,14 @@ const MONTH_COST_DAYS: Record<"source" | "url", Record<Infix, number>> = {
   url: { "": 5, group_: 16, tag_: 9, tag_group_: 18, tag_pair_: 12, tag_pair_group_: 20 }
 }
 
+/**
+ * How many analytics requests of the process query the database at once: one on the embedded database
+ * (one session, whose statements run on the event loop), and on PostgreSQL two fewer than the pool's 10
+ * connections (src/Database/Database.ts), so that light requests always find one. The others wait their
+ * turn before their first statement.
+ */
+export const ANALYTICS_AT_ONCE = { embedded: 1, server: 8 } as const
+
 export const layerSql = Layer.effect(
   Analytics,
   Effect.gen(function*() {
@@ -587,19 +595,28 @@ export const layerSql = Layer.effect(
       }))
     }
 
+    // Analytics take turns (docs/performance.md, "Analytics beside light requests"): on the embedded
+    // database one at a time, so that a light request of any tenant waits behind one analytics statement
+    // at most, never behind a queue of them; on PostgreSQL a few connections stay free for light requests.
+    const [{ embedded }] = yield* sql<{ embedded: boolean }>`SELECT version() LIKE '%PGlite%' AS embedded`.pipe(orDefect)
+    const turns = yield* Effect.makeSemaphore(embedded ? ANALYTICS_AT_ONCE.embedded : ANALYTICS_AT_ONCE.server)
+    const inTurn = <A>(effect: Effect.Effect<A>) => turns.withPermits(1)(effect)
+
     return Analytics.of({
-      ...brandAnalytics,
       sources: (projectId, query) =>
-        list(projectId, query, dimensions.source, "domain", (row, measures) => ({
+        inTurn(list(projectId, query, dimensions.source, "domain", (row, measures) => ({
           source: { id: row.id, domain: row.name },
           ...measures
-        })),
+        }))),
       sourceUrls: (projectId, query) =>
-        list(projectId, query, dimensions.url, "url", (row, measures) => ({
+        inTurn(list(projectId, query, dimensions.url, "url", (row, measures) => ({
           source_url: { id: row.id, source_id: row.source_id!, url: row.name },
           ...measures
-        })),
-      sourceUrlUsage: seriesOf,
+        }))),
+      sourceUrlUsage: (projectId, query) => inTurn(seriesOf(projectId, query)),
+      brands: (projectId, query) => inTurn(brandAnalytics.brands(projectId, query)),
+      brandSeries: (projectId, query) => inTurn(brandAnalytics.brandSeries(projectId, query)),
+      prompts: (projectId, query) => inTurn(brandAnalytics.prompts(projectId, query)),
       knownReferences
     })
   })

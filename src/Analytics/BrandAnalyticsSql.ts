@@ -392,22 +392,26 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
             ${times("sentiment_sum", f.w)} AS sentiment_w, ${times("mentioned", f.p)} AS mentioned_p,
             ${times("position_sum", f.p)} AS position_p, ${times("sentiment_sum", f.p)} AS sentiment_p`
       )
+      // Each part computed once (MATERIALIZED): inlined, a one-row aggregate joined to every brand can be
+      // planned as a nested loop that computes it again per brand, a plan a planner without statistics
+      // chooses (300 brands × the whole aggregate; docs/performance.md).
       const rows = yield* decodeRows(
         BrandTotalsRow,
         sql`
-        WITH answered AS (
+        WITH answered AS MATERIALIZED (
           SELECT coalesce(sum(t.w), 0) AS responses_w, coalesce(sum(t.p), 0) AS responses_p FROM (${responses}) t
         ),
-        mentions AS (
+        mentions AS MATERIALIZED (
           SELECT t.brand_id, sum(t.mentioned_w) AS mentioned_w, sum(t.position_w) AS position_w, sum(t.sentiment_w) AS sentiment_w,
             sum(t.mentioned_p) AS mentioned_p, sum(t.position_p) AS position_p, sum(t.sentiment_p) AS sentiment_p
           FROM (${mentions}) t
           WHERE t.brand_id IN (SELECT b.id FROM ${countedBrands(projectId)})
           GROUP BY t.brand_id
         ),
-        totals AS (
+        totals AS MATERIALIZED (
           SELECT coalesce(sum(mentioned_w), 0) AS total_w, coalesce(sum(mentioned_p), 0) AS total_p FROM mentions
-        )
+        ),
+        pending AS MATERIALIZED (${pendingLifetime(projectId)})
         SELECT b.id, b.name, b.classification, coalesce(b.id = pr.brand_id, false) AS is_own,
           a.responses_w, a.responses_p, totals.total_w, totals.total_p,
           coalesce(m.mentioned_w, 0) AS mentioned_w, coalesce(m.position_w, 0) AS position_w, coalesce(m.sentiment_w, 0) AS sentiment_w,
@@ -420,7 +424,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
             pending.last_seen_on), 'YYYY-MM-DD') AS last_seen_on
         FROM brands b JOIN projects pr ON pr.id = b.project_id
         CROSS JOIN answered a CROSS JOIN totals LEFT JOIN mentions m ON m.brand_id = b.id
-        LEFT JOIN (${pendingLifetime(projectId)}) pending ON pending.brand_id = b.id
+        LEFT JOIN pending ON pending.brand_id = b.id
         WHERE ${isCounted(projectId)} AND ${selected(query.selection)}`
       ).pipe(orDefect)
       const list = rows.map((row) =>
@@ -575,10 +579,10 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
         sql`
         WITH counted AS (SELECT b.id, b.name, b.classification, coalesce(b.id = pr.brand_id, false) AS is_own FROM ${countedBrands(projectId)}),
         own AS (SELECT id FROM counted WHERE is_own),
-        answered AS (
+        answered AS MATERIALIZED (
           SELECT t.prompt_id, sum(t.n) AS n FROM (${responses}) t GROUP BY t.prompt_id HAVING sum(t.n) > 0
         ),
-        mentioned AS (
+        mentioned AS MATERIALIZED (
           SELECT t.prompt_id, t.brand_id, sum(t.m) AS m, sum(t.position_sum) AS position_sum
           FROM (${mentions}) t WHERE t.brand_id IN (SELECT id FROM counted)
           GROUP BY t.prompt_id, t.brand_id HAVING sum(t.m) > 0

@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { Settings } from "../Config.ts"
+import * as PlannerStatistics from "../Database/PlannerStatistics.ts"
 import { orDefect } from "../Database/Rows.ts"
 import { Id } from "../Domain/Common.ts"
 
@@ -24,6 +25,10 @@ import { Id } from "../Domain/Common.ts"
  *
  * On the embedded database there is one connection: a merge takes at most 1,000 answers there, so that
  * it never holds the connection for more than a second or two (requests wait for it meanwhile).
+ *
+ * Merges change the rollups the analytics read: once the answers merged since the planner's statistics
+ * were last refreshed are a meaningful share of all (src/Database/PlannerStatistics.ts), the merger
+ * refreshes them; the background merger also refreshes them every hour.
  */
 
 /** Answers of a project merged per transaction, on PostgreSQL and on the embedded database. */
@@ -37,8 +42,11 @@ const MergedRow = Schema.Struct({ merged: Schema.Int })
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const embedded = Option.isNone((yield* Settings).databaseUrl)
+  const settings = yield* Settings
+  const embedded = Option.isNone(settings.databaseUrl)
   const batchSize = embedded ? MERGE_BATCH.embedded : MERGE_BATCH.server
+  const counter = yield* PlannerStatistics.makeMergeCounter
+  const statisticsAfter = (merged: number) => Effect.asVoid(Effect.provideService(counter.merged(merged), SqlClient.SqlClient, sql))
 
   /** One merge of up to `batch` answers: how many, or -1 when the lock was busy and `wait` is false. */
   const mergeOnce = SqlSchema.single({
@@ -62,8 +70,10 @@ const make = Effect.gen(function*() {
       while (true) {
         const merged = yield* merge(projectId, batchSize, true)
         total += merged
-        if (merged < batchSize) return total
+        if (merged < batchSize) break
       }
+      yield* statisticsAfter(total)
+      return total
     }).pipe(orDefect)
 
   /** One pass over the projects with pending answers; how many were merged. */
@@ -76,6 +86,7 @@ const make = Effect.gen(function*() {
         if (merged < batchSize) break
       }
     }
+    yield* statisticsAfter(total)
     return total
   })
 
@@ -86,13 +97,19 @@ const make = Effect.gen(function*() {
     Effect.forever
   )
 
-  return Merger.of({ mergeProject, loop })
+  /** The planner's statistics refreshed every hour at the latest, whatever was merged. */
+  const statistics = PlannerStatistics.hourly.pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provideService(Settings, settings))
+
+  return Merger.of({ mergeProject, loop: Effect.zipRight(Effect.fork(statistics), loop) })
 })
 
 export class Merger extends Context.Tag("AnalyticsMerger")<Merger, {
   /** Every pending answer of the project merged, waiting for the project's rollup lock; how many. */
   readonly mergeProject: (projectId: number) => Effect.Effect<number>
-  /** A pass over every project with pending answers (skipping those another process is merging) every second, forever; failures logged. */
+  /**
+   * A pass over every project with pending answers (skipping those another process is merging) every
+   * second, forever, and the planner's statistics refreshed every hour; failures logged.
+   */
   readonly loop: Effect.Effect<never>
 }>() {}
 

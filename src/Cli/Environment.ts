@@ -80,3 +80,10 @@ export const WritingDatabaseLive = DatabaseLive.pipe(Layer.provide(AnnounceDatab
 
 /** The repositories (migrated first) on the configured database, named on stderr: for the commands that write. */
 export const WritingRepositoriesLive = RepositoriesLive.pipe(Layer.provide(AnnounceDatabase))
+
+/** `WritingRepositoriesLive` and the SQL client beneath them (a command that also runs statements of its own). */
+export const WritingRepositoriesAndSqlLive = Repositories.layerSql.pipe(
+  Layer.provide(Migrations.layer),
+  Layer.provideMerge(DatabaseLive),
+  Layer.provide(AnnounceDatabase)
+)

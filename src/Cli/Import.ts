@@ -11,7 +11,8 @@ import { Analyzer } from "../Responses/Analyzer.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { Ingestion } from "../Responses/Ingestion.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
-import { WritingRepositoriesLive } from "./Environment.ts"
+import * as PlannerStatistics from "../Database/PlannerStatistics.ts"
+import { WritingRepositoriesAndSqlLive } from "./Environment.ts"
 import { LinesRefused, UserError } from "./Errors.ts"
 import * as Input from "./Input.ts"
 import { type FileLine, MAX_LINE_BYTES, splitLines } from "./Lines.ts"
@@ -332,6 +333,9 @@ export const importCommand = Command.make("import", {
       )
     ))
     yield* progress.clear
+    // A bulk load changes the tables' sizes: the planner's statistics follow at once
+    // (src/Database/PlannerStatistics.ts), so that the first analytics after it are planned on them.
+    if (totals.imported > 0) yield* PlannerStatistics.analyzeAll
     const ms = (yield* Clock.currentTimeMillis) - started
     const summary = { ...totals, seconds: Math.round(ms) / 1000 }
     yield* Output.print(input.json, summary, (s) =>
@@ -351,5 +355,5 @@ export const importCommand = Command.make("import", {
         "reported on stderr (\"line N: reason\") and skipped; the command then exits with 2 after its summary. With --json " +
         "{\"read\",\"imported\",\"skipped\",\"errors\":[{\"line\",\"reason\"}] (the first 100),\"seconds\"}."
     ),
-    Command.provide(Layer.merge(WritingRepositoriesLive, Analyzer.threads()))
+    Command.provide(Layer.merge(WritingRepositoriesAndSqlLive, Analyzer.threads()))
   )

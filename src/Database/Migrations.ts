@@ -3,6 +3,7 @@ import { Migrator } from "@effect/sql"
 import { PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { migrations } from "../../migrations/index.ts"
+import * as PlannerStatistics from "./PlannerStatistics.ts"
 
 /** Applies every migration of `migrations/` not yet applied; returns the ones it ran. */
 export const migrate = PgMigrator.run({ loader: Migrator.fromRecord(migrations), table: "schema_migrations" }).pipe(
@@ -14,5 +15,11 @@ export const migrate = PgMigrator.run({ loader: Migrator.fromRecord(migrations),
   )
 )
 
-/** Runs the migrations when the layer is built: the server is never up on an old schema. */
-export const layer = Layer.effectDiscard(migrate)
+/**
+ * Runs the migrations when the layer is built: the server is never up on an old schema. Then the
+ * planner's statistics: of every table after a migration (new tables, new indexes, rows rewritten), else
+ * of the tables never analyzed (a database older than this rule).
+ */
+export const layer = Layer.effectDiscard(
+  Effect.flatMap(migrate, (applied) => applied.length > 0 ? PlannerStatistics.analyzeAll : PlannerStatistics.analyzeNeverAnalyzed)
+)
