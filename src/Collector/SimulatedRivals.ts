@@ -14,7 +14,7 @@ export interface SimulatedRival {
 }
 
 export const simulatedRivals: ReadonlyArray<SimulatedRival> = [
-  { spellings: ["Northwind", "Northwind CRM"], weight: 5 },
+  { spellings: ["Harborline", "Harborline CRM"], weight: 5 },
   { spellings: ["Brightline", "Brightline Suite"], weight: 4 },
   { spellings: ["Quillmark"], weight: 3 },
   { spellings: ["TallyHub", "Tallyhub"], weight: 2 },

@@ -216,7 +216,7 @@ describe.each([["memory", memoryStore], [sqlBackend, sqlStore]] as const)("previ
       { numRuns: 12, endOnFailure: true }
     )
     // The generator must give rows with a previous period to check.
-    expect(withPrevious).toBeGreaterThan(rows / 4)
+    expect(withPrevious).toBeGreaterThan(rows / 8)
   }, 120_000)
 
   it("give back significant changes from the row alone", async () => {

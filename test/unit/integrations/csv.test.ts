@@ -68,7 +68,7 @@ describe("columns of an export", () => {
     expect(names.slice(0, 6)).toEqual(["brand.id", "brand.name", "brand.classification", "brand.is_own", "responses_count", "mentioned_count"])
     expect(names).toContain("visibility_ci.low")
     expect(names).toContain("share_of_voice_ci.high")
-    expect(names.at(-1)).toBe("last_seen_on")
+    expect(names.at(-1)).toBe("previous_total_mentions")
     expect(new Set(names).size).toBe(names.length)
   })
 

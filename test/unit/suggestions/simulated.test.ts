@@ -45,7 +45,7 @@ describe("the simulated platform's untracked rivals", () => {
     }
     expect(named / questions.length).toBeGreaterThan(0.4)
     expect(named / questions.length).toBeLessThan(0.8)
-    expect(spellings.has("Northwind CRM") || spellings.has("Brightline Suite")).toBe(true)
+    expect(spellings.has("Harborline CRM") || spellings.has("Brightline Suite")).toBe(true)
   })
 
   it("gives a demo project suggestions that pass the gate, and only rivals among them", () => {
@@ -75,7 +75,7 @@ describe("the simulated platform's untracked rivals", () => {
     for (const r of ranked.filter((r) => r.evidence.variants.length === 0)) {
       for (const d of r.evidence.domains) expect(universe.has(d.domain), d.domain).toBe(true)
     }
-    // Variants merge: Northwind CRM is Northwind.
-    expect(ranked.find((r) => r.evidence.key === "northwind")?.evidence.variants.map((v) => v.name)).toContain("Northwind")
+    // Variants merge: Harborline CRM is Harborline.
+    expect(ranked.find((r) => r.evidence.key === "harborline")?.evidence.variants.map((v) => v.name)).toContain("Harborline")
   })
 })
