@@ -7,7 +7,7 @@ import { configDefaults, defineConfig } from "vitest/config"
  * (vitest.processes.config.ts), and CI runs both.
  *
  * CI's second pass repeats the suite on PostgreSQL (`BVM_TEST_SQL_PASS=1`, .ci/run): the files that run on
- * the embedded database whatever DATABASE_URL says ran in its first pass already.
+ * the embedded database whatever DATABASE_URL says, and the browser tests, ran in its first pass already.
  */
 export const embeddedOnly = ["test/processes/shutdown.test.ts", "test/processes/production.test.ts", "test/unit/embedded.test.ts"]
 const sqlPass = process.env.BVM_TEST_SQL_PASS === "1"
@@ -25,7 +25,9 @@ export const shared = {
   // ~155 s instead of ~255 s here (loading the Effect stack anew was a third of the time).
   isolate: false,
   minWorkers: 1,
-  exclude: sqlPass ? [...configDefaults.exclude, ...embeddedOnly] : configDefaults.exclude
+  // The browser tests draw pages from the API, whose answers the HTTP suites check on both databases:
+  // they run in the first pass only, which keeps CI within its time.
+  exclude: sqlPass ? [...configDefaults.exclude, ...embeddedOnly, "test/browser/**"] : configDefaults.exclude
 }
 
 export default defineConfig({
