@@ -207,6 +207,26 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     expect(gone.status).toBe(404)
   }, 60_000)
 
+  /**
+   * Stops both workers (SIGSTOP) at a moment when neither holds a lock in the database. A worker stopped
+   * inside its claim or its answer's transaction would hold its locks while stopped: the run's creation
+   * or the gate's LOCK TABLE below would then wait for a process that is not running.
+   */
+  const stopWorkersBetweenStatements = async () => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      for (const worker of workers) worker.child.kill("SIGSTOP")
+      const held = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks
+          WHERE locktype = 'relation' AND pid <> pg_backend_pid()
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+      )
+      if (held.rows[0]!.n === 0) return
+      for (const worker of workers) worker.child.kill("SIGCONT")
+      await wait(20 + Math.random() * 80)
+    }
+    throw new Error("the workers could not be stopped between two statements in 100 tries")
+  }
+
   it("asks each job of a run once and stores its answer once, with two workers claiming", async () => {
     onTestFailed(() => console.error(outputs()))
     const { monitorId, projectId, promptIds } = await makeProject()
@@ -215,7 +235,7 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
     // made, then let go together while the jobs table is locked, so that both claims wait on that lock
     // and run side by side once it is released. (The embedded database runs one statement at a time
     // whatever the process: there is no such race to force, and a lock held there would hold everyone.)
-    if (backend === "postgres") for (const worker of workers) worker.child.kill("SIGSTOP")
+    if (backend === "postgres") await stopWorkersBetweenStatements()
     const triggered = await call(apiB, key, "POST", `/monitors/${monitorId}/runs`, { project: projectId })
     expect(triggered.status).toBe(202)
     const runId = triggered.body.data.id as number
@@ -225,6 +245,8 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
       await gate.connect()
       try {
         await gate.query("BEGIN")
+        // Never wait long: a worker stopped inside a statement would hold the lock until it is let go.
+        await gate.query("SET LOCAL lock_timeout = '10s'")
         await gate.query("LOCK TABLE collector_jobs IN EXCLUSIVE MODE")
         for (const worker of workers) worker.child.kill("SIGCONT")
         const waitingUntil = Date.now() + 15_000
@@ -278,7 +300,7 @@ describe(`two API processes and two workers on one ${backend} database, rate-lim
       expect(health.body.data.platforms.every((p: any) => p.simulation && !p.provider_key)).toBe(true)
     }
     expect(await rollupMismatchesWith((query) => sql.query(query).then((result) => result.rows), projectId)).toEqual({})
-  }, 60_000)
+  }, 90_000)
 
   it(
     store === "redis"
