@@ -80,7 +80,7 @@ const hasMonthly = (part: Part): part is Part & { readonly infix: "prompt_" | "p
 
 /**
  * What a month of a prompt cut's monthly rows costs to read, in days of its daily rows (`readsOf`): the
- * rows a month holds against those of a day on the bench dataset (docs/performance.md), where a prompt
+ * rows a month holds against those of a day on the bench dataset (docs/performance-history.md), where a prompt
  * is asked every day on every platform, so that most keys of a day recur all month. They choose between
  * reads of equal results, so they only ever change speed.
  */
@@ -394,7 +394,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
       )
       // Each part computed once (MATERIALIZED): inlined, a one-row aggregate joined to every brand can be
       // planned as a nested loop that computes it again per brand, a plan a planner without statistics
-      // chooses (300 brands × the whole aggregate; docs/performance.md).
+      // chooses (300 brands × the whole aggregate; docs/performance-history.md, "Planner statistics").
       const rows = yield* decodeRows(
         BrandTotalsRow,
         sql`
