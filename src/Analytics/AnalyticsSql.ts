@@ -102,8 +102,8 @@ type Infix = "" | `${Exclude<RollupCut, "all">}_`
 /**
  * What a month of a rollup's monthly rows costs to read, in days of its daily rows (`readsOf`): the
  * more keys a cut has, the fewer of its rows a month merges. Measured on the bench dataset
- * (docs/performance-history.md, 2026-11-21, "Months"); they choose between reads of equal results, so
- * they only ever change speed.
+ * (docs/performance-history.md, "Analytics: from joins of the raw rows to rollups"); they choose
+ * between reads of equal results, so they only ever change speed.
  */
 const MONTH_COST_DAYS: Record<"source" | "url", Record<Infix, number>> = {
   source: { "": 2, group_: 6, tag_: 3, tag_group_: 8, tag_pair_: 4, tag_pair_group_: 11 },
