@@ -1,6 +1,8 @@
 import { Effect, Schema } from "effect"
 import { brandMetrics, intervals } from "../Analytics/Analytics.ts"
 import type { Client } from "../Client/Client.ts"
+import type { Ability } from "../Domain/Ability.ts"
+import { Forbidden } from "../Domain/Errors.ts"
 import { platforms } from "../Domain/Platform.ts"
 import { Monitor as MonitorSchema } from "../Domain/Monitor.ts"
 import { Prompt as PromptSchema } from "../Domain/Prompt.ts"
@@ -424,8 +426,8 @@ const createPrompt = tool({
   name: "create_prompt",
   title: "Create a prompt",
   description: "Adds a prompt (a question buyers ask AI platforms) to a monitor, which will ask it on each of its platforms from its next run. " +
-    "`tags` are tag names: existing tags of the project are used, missing ones are created first. Needs a key with prompts:write " +
-    "(and tags:write to create tags).",
+    "`tags` are tag names: existing tags of the project are used, missing ones are created first. Needs a key with prompts:write, " +
+    "monitors:read and tags:read (and tags:write to create tags).",
   writes: { idempotent: false },
   input: Schema.Struct({
     project_id: ProjectId,
@@ -442,6 +444,14 @@ const createPrompt = tool({
       const wanted = [...new Set((input.tags ?? []).map((name) => name.trim()))]
       const existing = wanted.length === 0 ? [] : yield* allTags(client, headers)
       const byName = new Map(existing.map((tag) => [tag.name.toLowerCase(), tag]))
+      const missing = wanted.filter((name) => !byName.has(name.toLowerCase()))
+      // What would refuse the prompt is checked before a tag is made: the key's abilities, the monitor.
+      const { abilities } = (yield* client.me.me()).data
+      const needs: ReadonlyArray<Ability> = missing.length > 0 ? ["prompts:write", "tags:write"] : ["prompts:write"]
+      for (const needed of needs) {
+        if (!abilities.includes(needed)) return yield* new Forbidden({ requiredAbility: needed })
+      }
+      yield* client.monitors.get({ headers, path: { monitor: input.monitor_id } })
       const created: Array<string> = []
       const tagIds: Array<number> = []
       for (const name of wanted) {
