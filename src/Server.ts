@@ -48,12 +48,12 @@ const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, Pro
 )
 
 /**
- * The API with its handlers, docs and health routes, behind the input limits. The errors the endpoints
+ * The API with its handlers, OpenAPI document, health routes and MCP server, behind the input limits:
+ * what another Effect app mounts beside its own routes (src/Embedding). The errors the endpoints
  * declare are encoded by the API from their schemas; `errorResponse` answers the rest.
  */
-export const ApiLive = Layer.mergeAll(
+export const ApiRoutesLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
-  Docs.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
   // The input limits (body size and type, nesting, path) first; a known path asked with another method is a 405.
   HttpApiBuilder.middleware((app) =>
     Effect.catchAllCause(guardInput(app), (cause) =>
@@ -63,7 +63,6 @@ export const ApiLive = Layer.mergeAll(
   ),
   Health.layer,
   Metrics.route,
-  Dashboard.layer,
   // The MCP server for AI assistants at POST /mcp (src/Mcp), with the API's keys.
   McpHttp.layer
 ).pipe(
@@ -74,6 +73,14 @@ export const ApiLive = Layer.mergeAll(
       Layer.provide([ProjectLookupLive, Ingestion.layer])
     )
   )
+)
+
+/**
+ * The service's own routes: the API's, its reference at `/docs` (Scalar's script from dist/server/) and
+ * the dashboard at `/` (web/dist/).
+ */
+export const ApiLive = Layer.merge(Docs.layer({ path: "/docs", scalar: { withDefaultFonts: false } }), Dashboard.layer).pipe(
+  Layer.provideMerge(ApiRoutesLive)
 )
 
 /** The repositories and readiness check on a SQL client, migrated before serving. */
