@@ -5,7 +5,8 @@ import { decodeRows, IdRow, orDefect, rowOf } from "../Database/Rows.ts"
 import { Id, Timestamp } from "../Domain/Common.ts"
 import { Platform } from "../Domain/Platform.ts"
 import { type RunTrigger, runTriggers } from "../Domain/Run.ts"
-import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
+import type { NotFound } from "../Domain/Errors.ts"
+import type { Response } from "../Domain/Response.ts"
 
 /**
  * The worker's side of the collector tables: claiming jobs under a lease, and finishing them. Every
@@ -15,7 +16,11 @@ import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
  * Exactly once (docs/collector.md): a claim sets the job `running` and bumps `attempts`; that attempt
  * number is the claim's fencing token. Finishing locks the job row and goes on only if it is still
  * `running` at that attempt, so a worker whose lease expired and whose job was claimed again stores
- * nothing. The response and the job's `succeeded` are written in one transaction.
+ * nothing. The response (written by `Ingestion.store`, which the worker hands over) and the job's
+ * `succeeded` are written in one transaction.
+ *
+ * Each method is a span (`JobsRepo.claim`, ...) carrying the job's ids: `job.id`, `run.id`,
+ * `project.id`, `prompt.id`, `platform`, `attempt`.
  */
 
 export const SLOT_ENDED_REASON = "missed: the slot ended before a worker ran it"
@@ -74,13 +79,12 @@ export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
    */
   readonly claim: (options: ClaimOptions) => Effect.Effect<ReadonlyArray<ClaimedJob>>
   /**
-   * Stores the analysed answer and marks the job succeeded, in one transaction; false (and nothing
-   * stored) when this claim is no longer the job's.
+   * Runs `store` (the answer's write: `Ingestion.store`) and marks the job succeeded with the response it
+   * stored, in one transaction; false, and `store` never run, when this claim is no longer the job's.
    */
   readonly succeed: (
     job: ClaimedJob,
-    response: AnalyzedResponse,
-    simulated: boolean,
+    store: Effect.Effect<ReadonlyArray<Response>, NotFound>,
     now: Date
   ) => Effect.Effect<boolean>
   /** Records an attempt that stored nothing; false when this claim is no longer the job's. */
@@ -108,7 +112,6 @@ export const layerSql = Layer.effect(
   JobsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const responses = yield* ResponsesRepo
 
     /** Completes the runs of these ids that have no job left to do. */
     const completeRuns = (runIds: ReadonlyArray<number>, now: Date) =>
@@ -139,9 +142,9 @@ export const layerSql = Layer.effect(
         return true
       }).pipe(sql.withTransaction, orDefect)
 
-    return JobsRepo.of({
-      claim: ({ leaseMs, limit, maxAttempts, now, platforms, projectId, simulatedPlatforms = [] }) =>
-        Effect.gen(function*() {
+    const claim = Effect.fn("JobsRepo.claim")(
+      function*({ leaseMs, limit, maxAttempts, now, platforms, projectId, simulatedPlatforms = [] }: ClaimOptions) {
+        yield* Effect.annotateCurrentSpan({ ...(projectId === undefined ? {} : { "project.id": projectId }), "jobs.limit": limit })
           // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
           const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
           // A job without a deadline (a manual run's, a backfill's) that no worker could ask (its platform
@@ -209,6 +212,7 @@ export const layerSql = Layer.effect(
             JOIN projects pr ON pr.id = c.project_id
             ORDER BY c.id`
           )
+          yield* Effect.annotateCurrentSpan("job.ids", rows.map((row) => row.id))
           return rows.map((row): ClaimedJob => ({
             id: row.id,
             runId: row.run_id,
@@ -224,26 +228,34 @@ export const layerSql = Layer.effect(
             ownBrandId: row.brand_id,
             simulated: row.simulated
           }))
-        }).pipe(sql.withTransaction, orDefect),
-      succeed: (job, response, simulated, now) =>
-        whileClaimed(
+      },
+      sql.withTransaction,
+      orDefect
+    )
+
+    const succeed = Effect.fn("JobsRepo.succeed")(
+      function*(job: ClaimedJob, store: Effect.Effect<ReadonlyArray<Response>, NotFound>, now: Date) {
+        yield* Effect.annotateCurrentSpan(spanOfJob(job))
+        return yield* whileClaimed(
           job,
           now,
           Effect.gen(function*() {
             // A project deleted meanwhile takes its jobs with it: nothing to store.
-            const stored = yield* responses.insertAnalyzed(job.projectId, [response]).pipe(
-              Effect.map((rows) => rows[0]),
-              Effect.catchTag("NotFound", () => Effect.succeed(undefined))
-            )
+            const [stored] = yield* store.pipe(Effect.catchTag("NotFound", () => Effect.succeed([])))
             if (stored === undefined) return
             yield* sql`
-              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored.id}, simulated = ${simulated},
+              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored.id}, simulated = ${job.simulated},
                 lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
               WHERE id = ${job.id}`
           })
-        ),
-      finish: (job, outcome, now) =>
-        whileClaimed(
+        )
+      }
+    )
+
+    const finish = Effect.fn("JobsRepo.finish")(
+      function*(job: ClaimedJob, outcome: Outcome, now: Date) {
+        yield* Effect.annotateCurrentSpan({ ...spanOfJob(job), "job.outcome": outcome.status })
+        return yield* whileClaimed(
           job,
           now,
           sql`
@@ -252,6 +264,19 @@ export const layerSql = Layer.effect(
               lease_expires_at = NULL, finished_at = ${outcome.status === "pending" ? null : now}, updated_at = ${now}
             WHERE id = ${job.id}`
         )
-    })
+      }
+    )
+
+    return JobsRepo.of({ claim, succeed, finish })
   })
 )
+
+/** The attributes of a job's spans: the ids that find it, its run, its project and its question. */
+export const spanOfJob = (job: ClaimedJob): Record<string, unknown> => ({
+  "job.id": job.id,
+  "run.id": job.runId,
+  "project.id": job.projectId,
+  "prompt.id": job.promptId,
+  "platform": job.platform,
+  "attempt": job.attempt
+})

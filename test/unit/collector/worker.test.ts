@@ -20,12 +20,14 @@ import type { RunTrigger } from "../../../src/Domain/Run.ts"
 import * as Repositories from "../../../src/Repositories.ts"
 import { Analyzer } from "../../../src/Responses/Analyzer.ts"
 import { analyze } from "../../../src/Responses/Analysis.ts"
+import { Ingestion } from "../../../src/Responses/Ingestion.ts"
 import { migratedSql } from "../../support/Databases.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 import { monitorWithPrompts } from "./fixtures.ts"
 
 /** The repositories, the jobs queue and raw SQL for the assertions, on one migrated database. */
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), Analyzer.inProcess).pipe(
+const Live = Layer.mergeAll(Jobs.layerSql, Ingestion.layer).pipe(
+  Layer.provideMerge(Layer.merge(Repositories.layerSql, Analyzer.inProcess)),
   Layer.provideMerge(migratedSql)
 )
 
@@ -319,7 +321,9 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       // The crashed worker wakes up with its answer: refused, nothing stored twice.
       const late = analyze({ monitor_id: monitor.id, prompt_id: crashed!.promptId, platform: "chatgpt", country: "US", text: "Late.", collected_at: new Date(), citations: [] }, [])
       expect(late._tag).toBe("Right")
-      if (late._tag === "Right") expect(yield* jobs.succeed(crashed!, late.right, false, new Date())).toBe(false)
+      if (late._tag === "Right") {
+        expect(yield* jobs.succeed(crashed!, (yield* Ingestion).store(monitor.project_id, [late.right]), new Date())).toBe(false)
+      }
       expect(yield* jobs.finish(crashed!, { status: "failed", reason: "late" }, new Date())).toBe(false)
       expect(yield* responsesOf(monitor.id)).toHaveLength(1)
       expect(yield* jobsOf(run.id)).toMatchObject([{ status: "succeeded", attempts: 2 }])
