@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { Settings } from "../Config.ts"
+import { Ingestion } from "../Responses/Ingestion.ts"
 import * as Jobs from "./Jobs.ts"
 import * as PlatformsLive from "./PlatformsLive.ts"
 import * as Scheduler from "./Scheduler.ts"
@@ -49,5 +50,8 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
   )
 }))
 
-/** The collector on the SQL job queue, asking the platforms configured by the environment. */
-export const layerLive = layer.pipe(Layer.provide(Jobs.layerSql), Layer.provide(PlatformsLive.layer))
+/**
+ * The collector on the SQL job queue, asking the platforms configured by the environment, its answers
+ * entering through `Ingestion` as every other answer does.
+ */
+export const layerLive = layer.pipe(Layer.provide([Jobs.layerSql, Ingestion.layer, PlatformsLive.layer]))
