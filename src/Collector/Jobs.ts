@@ -6,6 +6,8 @@ import { Id, Timestamp } from "../Domain/Common.ts"
 import { Platform } from "../Domain/Platform.ts"
 import { type RunTrigger, runTriggers } from "../Domain/Run.ts"
 import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
+import { recordStored } from "../Suggestions/Mining.ts"
+import { SuggestionsRepo } from "../Suggestions/Repo.ts"
 
 /**
  * The worker's side of the collector tables: claiming jobs under a lease, and finishing them. Every
@@ -109,6 +111,7 @@ export const layerSql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const responses = yield* ResponsesRepo
+    const suggestions = yield* SuggestionsRepo
 
     /** Completes the runs of these ids that have no job left to do. */
     const completeRuns = (runIds: ReadonlyArray<number>, now: Date) =>
@@ -236,6 +239,7 @@ export const layerSql = Layer.effect(
               Effect.catchTag("NotFound", () => Effect.succeed(undefined))
             )
             if (stored === undefined) return
+            yield* recordStored(suggestions, job.projectId, [{ ...stored, citations: response.citations.map((c) => c.url) }])
             yield* sql`
               UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored.id}, simulated = ${simulated},
                 lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
