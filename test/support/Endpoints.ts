@@ -295,6 +295,22 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     success: 200
   },
   {
+    name: "GET /analytics/brands/untracked-share",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/brands/untracked-share?${analyticsWindow()}&monitors[]=${f.monitor}&tags[]=${f.tag}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /brand-suggestions",
+    method: "GET",
+    path: (f) => `/api/v1/brand-suggestions?${analyticsWindow()}&monitors[]=${f.monitor}&status=dismissed`,
+    ability: "brands:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
     name: "GET /analytics/prompts",
     method: "GET",
     path: (f) => `/api/v1/analytics/prompts?${analyticsWindow()}&platforms[]=chatgpt&monitors[]=${f.monitor}&sort_by=text`,
