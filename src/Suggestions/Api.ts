@@ -74,7 +74,12 @@ const window = filterQuery({
   end: "Last day of the window (inclusive, UTC), `YYYY-MM-DD`: on or after `start_date`, not after today."
 })
 
-export const ListQuery = Fields.input({ ...window, status: statusQuery, ...PageQuery })
+const gatedQuery = rawQuery("`true` (default): open and dismissed suggestions only when they pass the gate; `false`: every candidate of the window.", {
+  type: "boolean",
+  default: true
+})
+
+export const ListQuery = Fields.input({ ...window, status: statusQuery, gated: gatedQuery, ...PageQuery })
 export const OneQuery = Fields.input(listFilterQuery)
 export const ShareQuery = Fields.input(window)
 

@@ -16,12 +16,15 @@ const readListQuery = (params: URLSearchParams, today: string) => {
   const raw = params.getAll("status").at(-1)?.trim()
   const status = raw === undefined || raw === "" ? "open" : raw
   const valid = (suggestionStatuses as ReadonlyArray<string>).includes(status)
+  const gatedRaw = params.getAll("gated").at(-1)?.trim() || "true"
+  const gated = gatedRaw === "true" ? true : gatedRaw === "false" ? false : undefined
+  const errors = [...draft.errors]
+  if (!valid) errors.push({ field: "status", index: 0, message: `The selected status is invalid. Allowed: ${suggestionStatuses.join(", ")}.` })
+  if (gated === undefined) errors.push({ field: "gated", index: 0, message: "The gated field must be true or false." })
   return {
-    errors: valid
-      ? draft.errors
-      : [...draft.errors, { field: "status", index: 0, message: `The selected status is invalid. Allowed: ${suggestionStatuses.join(", ")}.` }],
+    errors,
     references: draft.references,
-    value: valid && draft.value !== undefined ? { ...draft.value, status: status as SuggestionStatus } : undefined
+    value: errors.length === 0 && draft.value !== undefined ? { ...draft.value, status: status as SuggestionStatus, gated: gated! } : undefined
   }
 }
 
@@ -43,7 +46,7 @@ export const SuggestionsLive = ApiGroup.group(Api, "brandSuggestions", (handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function*() {
           const { project, query } = yield* decode(readListQuery)
-          return yield* paginated(urlParams, (window) => run(Suggestions.suggestionPage(project.id, { range: query.range, ...query.filters }, query.status, window)))
+          return yield* paginated(urlParams, (window) => run(Suggestions.suggestionPage(project.id, { range: query.range, ...query.filters }, query.status, window, query.gated)))
         }))
       .handle("get", ({ path }) =>
         Effect.gen(function*() {

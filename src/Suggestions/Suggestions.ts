@@ -162,10 +162,10 @@ const examplesFor = (projectId: number, key: string, variantOf: ReadonlyMap<stri
 
 /**
  * The suggestions of a window with this status, best first: open and dismissed ones only when they pass
- * the gate, ranked by the lower bound of `rate_ci`, then answers, then key; decided ones (accepted, merged,
- * ignored) whenever the window names them, in the same order.
+ * the gate (unless `gated` is false), ranked by the lower bound of `rate_ci`, then answers, then key;
+ * decided ones (accepted, merged, ignored) whenever the window names them, in the same order.
  */
-export const listSuggestions = (projectId: number, filters: ResponseFilters, status: SuggestionStatus) =>
+export const listSuggestions = (projectId: number, filters: ResponseFilters, status: SuggestionStatus, gated = true) =>
   Effect.gen(function*() {
     const { byKey, candidates, records, totals } = yield* windowOf(projectId, filters)
     const lows = records.some((r) => r.status === "dismissed") ? yield* lifetimeLows(projectId) : new Map<string, number>()
@@ -175,7 +175,7 @@ export const listSuggestions = (projectId: number, filters: ResponseFilters, sta
       if (record === undefined) continue
       if (shownStatus(record, lows.get(record.key)) !== status) continue
       const scored = scoreCandidate(evidence, totals)
-      if ((status === "open" || status === "dismissed") && !scored.passes) continue
+      if (gated && (status === "open" || status === "dismissed") && !scored.passes) continue
       rows.push({ record, evidence, low: scored.rate_ci.low })
     }
     rows.sort((a, b) =>
@@ -185,9 +185,15 @@ export const listSuggestions = (projectId: number, filters: ResponseFilters, sta
   })
 
 /** A page of `listSuggestions`, with the examples of the rows shown. */
-export const suggestionPage = (projectId: number, filters: ResponseFilters, status: SuggestionStatus, window: { offset: number; limit: number }) =>
+export const suggestionPage = (
+  projectId: number,
+  filters: ResponseFilters,
+  status: SuggestionStatus,
+  window: { offset: number; limit: number },
+  gated = true
+) =>
   Effect.gen(function*() {
-    const { rows, totals, variantOf } = yield* listSuggestions(projectId, filters, status)
+    const { rows, totals, variantOf } = yield* listSuggestions(projectId, filters, status, gated)
     const shown = rows.slice(window.offset, window.offset + window.limit)
     const views = yield* Effect.forEach(shown, ({ evidence, record }) =>
       Effect.map(examplesFor(projectId, evidence.key, variantOf), (examples) => viewOf(record, evidence, totals, status, examples)))
