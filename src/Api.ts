@@ -16,6 +16,7 @@ import { PromptsApi } from "./Prompts/Api.ts"
 import { ResponsesApi } from "./Responses/Api.ts"
 import { SegmentsApi } from "./Segments/Api.ts"
 import { SourcesApi } from "./Sources/Api.ts"
+import { SuggestionsApi } from "./Suggestions/Api.ts"
 import { TagsApi } from "./Tags/Api.ts"
 
 /** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(TagsApi)
   .add(BrandsApi)
   .add(SegmentsApi)
+  .add(SuggestionsApi)
   .add(ResponsesApi)
   .add(SourcesApi)
   .add(BrandMentionsApi)

@@ -37,6 +37,7 @@ import { SourcesLive } from "./Sources/Http.ts"
 import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
+import { SuggestionsLive } from "./Suggestions/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
 import * as Dashboard from "./Web/Dashboard.ts"
 
@@ -68,7 +69,7 @@ export const ApiRoutesLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, SuggestionsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
       Layer.provide(MiddlewareLive),
       Layer.provide([ProjectLookupLive, Ingestion.layer])
     )

@@ -3,6 +3,8 @@ import { type FieldErrors, type NotFound, ValidationError } from "../Domain/Erro
 import type { Platform } from "../Domain/Platform.ts"
 import type { AnswerDetails, Response } from "../Domain/Response.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
+import { recordStored } from "../Suggestions/Mining.ts"
+import { SuggestionsRepo } from "../Suggestions/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { Analyzer } from "./Analyzer.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "./Repo.ts"
@@ -106,6 +108,7 @@ export class Ingestion extends Context.Tag("Ingestion")<Ingestion, {
       const monitors = yield* MonitorsRepo
       const responses = yield* ResponsesRepo
       const analyzer = yield* Analyzer
+      const suggestions = yield* SuggestionsRepo
 
       /** The rules of one answer bound for `destination`, and its analysis. */
       const check = (
@@ -173,7 +176,10 @@ export class Ingestion extends Context.Tag("Ingestion")<Ingestion, {
       const store = Effect.fn("Ingestion.store")(function*(projectId: number, analyzed: ReadonlyArray<AnalyzedResponse>) {
         yield* Effect.annotateCurrentSpan(spanOfAnswers(projectId, analyzed))
         if (analyzed.length === 0) return []
-        return yield* responses.insertAnalyzed(projectId, analyzed)
+        const stored = yield* responses.insertAnalyzed(projectId, analyzed)
+        // Brand suggestions' candidates (src/Suggestions/Mining.ts), in the order stored.
+        yield* recordStored(suggestions, projectId, stored.map((s, i) => ({ ...s, citations: analyzed[i]!.citations.map((c) => c.url) })))
+        return stored
       })
 
       const ingest = Effect.fn("Ingestion.ingest")(function*(projectId: number, answer: IncomingAnswer) {

@@ -14,6 +14,8 @@ export interface Fixture {
   readonly source: number
   /** A key of the organization granting only `keys:manage`: one any key manager may revoke. */
   readonly apiKey: number
+  /** The brand suggestion the response's untracked brand makes (below the gate). */
+  readonly suggestion: number
 }
 
 export interface EndpointCase {
@@ -294,6 +296,43 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     projectScoped: true,
     success: 200
   },
+  { name: "GET /brand-suggestions/{suggestion}", method: "GET", path: (f) => `/api/v1/brand-suggestions/${f.suggestion}`, ability: "brands:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /brand-suggestions/{suggestion}/accept",
+    method: "POST",
+    path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/accept`,
+    ability: "brands:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Accepted") }),
+    success: 201
+  },
+  {
+    name: "POST /brand-suggestions/{suggestion}/merge",
+    method: "POST",
+    path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/merge`,
+    ability: "brands:write",
+    projectScoped: true,
+    body: (f) => ({ brand_id: f.brand }),
+    success: 200
+  },
+  { name: "POST /brand-suggestions/{suggestion}/dismiss", method: "POST", path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/dismiss`, ability: "brands:write", projectScoped: true, success: 200 },
+  { name: "POST /brand-suggestions/{suggestion}/ignore", method: "POST", path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/ignore`, ability: "brands:write", projectScoped: true, success: 201 },
+  {
+    name: "GET /analytics/brands/untracked-share",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/brands/untracked-share?${analyticsWindow()}&monitors[]=${f.monitor}&tags[]=${f.tag}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /brand-suggestions",
+    method: "GET",
+    path: (f) => `/api/v1/brand-suggestions?${analyticsWindow()}&monitors[]=${f.monitor}&status=dismissed`,
+    ability: "brands:read",
+    projectScoped: true,
+    success: 200
+  },
   {
     name: "GET /analytics/prompts",
     method: "GET",
@@ -372,13 +411,15 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   const response = await ok("POST", "/api/v1/responses", project, {
     prompt_id: prompt,
     platform: "chatgpt",
-    text: "The fixture brand is a fine choice.",
+    text: "The fixture brand is a fine choice. **Zylomatic** is another.",
     citations: ["https://fixture.example/review"]
   })
   const sources = await server.request("GET", "/api/v1/sources", { key, project })
   const source = sources.body.data.at(-1).id as number
   const apiKey = await ok("POST", "/api/v1/api-keys", undefined, { name: unique("fixture key"), abilities: ["keys:manage"], project_ids: null, expires_at: null })
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey }
+  const suggestions = await server.request("GET", `/api/v1/brand-suggestions?${analyticsWindow()}&gated=false`, { key, project })
+  const suggestion = suggestions.body.data.find((s: { key: string }) => s.key === "zylomatic").id as number
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>
