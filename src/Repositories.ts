@@ -15,6 +15,9 @@ import { ResponsesRepo } from "./Responses/Repo.ts"
 import { SegmentsRepo } from "./Segments/Repo.ts"
 import { SourcesRepo } from "./Sources/Repo.ts"
 import { TagsRepo } from "./Tags/Repo.ts"
+import { WebhooksRepo } from "./Webhooks/Repo.ts"
+import * as Webhooks from "./Webhooks/Repo.ts"
+import * as WebhooksMemory from "./Webhooks/RepoMemory.ts"
 import * as Analytics from "./Analytics/AnalyticsSql.ts"
 import * as AnalyticsMemory from "./Analytics/AnalyticsMemory.ts"
 import * as ApiKeys from "./ApiKeys/Repo.ts"
@@ -63,7 +66,8 @@ const repositoriesSql = Layer.mergeAll(
   withSpans(ResponsesRepo, Responses.layerSql),
   withSpans(SourcesRepo, Sources.layerSql),
   withSpans(BrandMentionsRepo, BrandMentions.layerSql),
-  withSpans(AnalyticsService, Analytics.layerSql)
+  withSpans(AnalyticsService, Analytics.layerSql),
+  withSpans(WebhooksRepo, Webhooks.layerSql)
 )
 
 /** Every repository on the SQL database, for what authenticates no request (the CLI, workers): no key cache. */
@@ -90,5 +94,6 @@ export const layerMemory = Layer.mergeAll(
   withSpans(ResponsesRepo, ResponsesMemory.layerMemory),
   withSpans(SourcesRepo, SourcesMemory.layerMemory),
   withSpans(BrandMentionsRepo, BrandMentionsMemory.layerMemory),
-  withSpans(AnalyticsService, AnalyticsMemory.layerMemory)
+  withSpans(AnalyticsService, AnalyticsMemory.layerMemory),
+  withSpans(WebhooksRepo, WebhooksMemory.layerMemory)
 ).pipe(Layer.provideMerge(MemoryStore.layer))
