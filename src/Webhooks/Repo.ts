@@ -148,7 +148,7 @@ const DueRow = rowOf(Schema.Struct({
   secret: Schema.String
 }))
 
-const HealthRow = rowOf(Schema.Struct({ consecutive_failures: Schema.Int, failing_since: Schema.NullOr(Timestamp) }))
+const HealthRow = rowOf(Schema.Struct({ active: Schema.Boolean, consecutive_failures: Schema.Int, failing_since: Schema.NullOr(Timestamp) }))
 
 const columns = "id, project_id, url, format, events, active, secret, consecutive_failures, failing_since, disabled_at, disabled_reason, created_at, updated_at"
 
@@ -291,7 +291,7 @@ export const layerSql = Layer.effect(
           // The webhook first, then the delivery: the order of a webhook's deletion, which cascades to them.
           // NO KEY UPDATE: events written meanwhile (KEY SHARE on the webhook) do not wait for this.
           const [health] = yield* decodeRows(HealthRow, sql`
-            SELECT consecutive_failures, failing_since FROM webhooks WHERE id = ${delivery.webhookId} FOR NO KEY UPDATE`)
+            SELECT active, consecutive_failures, failing_since FROM webhooks WHERE id = ${delivery.webhookId} FOR NO KEY UPDATE`)
           if (health === undefined) return false
           const held = yield* sql`
             SELECT id FROM webhook_deliveries WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempt} FOR UPDATE`
@@ -302,6 +302,8 @@ export const layerSql = Layer.effect(
             ok ? { ok: true, status: outcome.statusCode ?? 200 } : { ok: false, status: outcome.statusCode, error: outcome.error ?? "" },
             now
           )
+          // Disabled once: a test message failing on an inactive webhook changes nothing more.
+          const disable = after.disable && health.active
           const retryAt = outcome.next.kind === "retry" ? outcome.next.at : null
           yield* sql`
             INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at)
@@ -313,13 +315,13 @@ export const layerSql = Layer.effect(
               next_attempt_at = ${retryAt ?? now},
               last_status_code = ${outcome.statusCode}, last_error = ${outcome.error},
               delivered_at = ${ok ? now : null},
-              notice = ${after.disable ? DISABLED_NOTICE : null},
+              notice = coalesce(${disable ? DISABLED_NOTICE : null}, notice),
               updated_at = ${now}
             WHERE id = ${delivery.id}`
           yield* sql`
             UPDATE webhooks SET
               consecutive_failures = ${after.health.consecutiveFailures}, failing_since = ${after.health.failingSince},
-              ${after.disable ? sql`active = false, disabled_at = ${now}, disabled_reason = ${DISABLED_NOTICE},` : sql``}
+              ${disable ? sql`active = false, disabled_at = ${now}, disabled_reason = ${DISABLED_NOTICE},` : sql``}
               updated_at = updated_at
             WHERE id = ${delivery.webhookId}`
           return true

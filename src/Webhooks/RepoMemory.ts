@@ -162,6 +162,7 @@ export const layerMemory = Layer.effect(
             ok ? { ok: true, status: outcome.statusCode ?? 200 } : { ok: false, status: outcome.statusCode, error: outcome.error ?? "" },
             now
           )
+          const disable = after.disable && webhook.active
           const retryAt = outcome.next.kind === "retry" ? outcome.next.at : null
           if (!row.tried.some((attempt) => attempt.attempt === delivery.attempt)) {
             row.tried.push({
@@ -176,12 +177,12 @@ export const layerMemory = Layer.effect(
           row.status = outcome.next.kind === "retry" ? "pending" : ok ? "delivered" : "failed"
           row.nextAttemptAt = retryAt ?? now
           row.deliveredAt = ok ? now : null
-          row.notice = after.disable ? DISABLED_NOTICE : null
+          row.notice = disable ? DISABLED_NOTICE : row.notice
           webhooks.set(webhook.id, {
             ...webhook,
             consecutive_failures: after.health.consecutiveFailures,
             failing_since: after.health.failingSince,
-            ...(after.disable ? { active: false, disabled_at: now, disabled_reason: DISABLED_NOTICE } : {})
+            ...(disable ? { active: false, disabled_at: now, disabled_reason: DISABLED_NOTICE } : {})
           })
           return true
         })

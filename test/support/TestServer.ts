@@ -81,7 +81,7 @@ export interface TestServer {
    * (Webhooks/Delivery.ts), with the server's settings; `resolver` instead of the system's DNS. The
    * number of deliveries tried.
    */
-  readonly deliverWebhooks: (at?: Date, options?: Partial<DeliveryOptions>) => Promise<number>
+  readonly deliverWebhooks: (at?: Date, options?: Partial<DeliveryOptions>, log?: (line: string) => void) => Promise<number>
   readonly close: () => Promise<void>
 }
 
@@ -209,8 +209,16 @@ export const startServer = async <Overridden extends ServerData = never>(
       runtime.runPromise(Effect.flatMap(WorkersRepo, (workers) =>
         // Seen from the epoch, every remembered worker is "alive": all are listed.
         Effect.flatMap(workers.status(new Date(0)), (status) => Effect.forEach(status.alive, (worker) => workers.leave(worker.id), { discard: true })))),
-    deliverWebhooks: (at, options = {}) =>
-      runtime.runPromise(Effect.flatMap(optionsFromSettings, (settings) => deliverDue({ ...settings, ...options }, at))),
+    deliverWebhooks: (at, options = {}, log) =>
+      runtime.runPromise(Effect.flatMap(optionsFromSettings, (settings) => deliverDue({ ...settings, ...options }, at)).pipe(
+        // Every line the loop logs, with its annotations, to `log`.
+        log === undefined ? (effect) => effect : (effect) =>
+          effect.pipe(
+            Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ annotations, message }) =>
+              log(JSON.stringify({ message, annotations: Object.fromEntries(annotations) }))))),
+            Logger.withMinimumLogLevel(LogLevel.All)
+          )
+      )),
     client: (key) => clientFor(baseUrl, key),
     sql: sqlRuntime,
     close: async () => {
