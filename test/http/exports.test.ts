@@ -76,6 +76,8 @@ describe.each(backends)("exports (%s)", (backend) => {
     key = (await server.createKey(organization.id, ["*"])).key
     project = (await server.request("POST", "/api/v1/projects", { key, body: { name: "Exports" } })).body.data.id
     const monitor = (await server.request("POST", "/api/v1/monitors", { key, project, body: { name: "M", country: "US", platforms: ["chatgpt", "claude"] } })).body.data.id
+    await server.request("POST", "/api/v1/brands", { key, project, body: { name: "Acme", aliases: ["ACME Corp"] } })
+    await server.request("POST", "/api/v1/brands", { key, project, body: { name: "Globex" } })
     const prompt = (await server.request("POST", "/api/v1/prompts", { key, project, body: { monitor_id: monitor, text: "Best CRM?" } })).body.data.id
     // 11 answers of 100 citations each: 1,100 citations, more than one chunk of an export.
     for (let i = 0; i < 11; i++) {
@@ -85,7 +87,7 @@ describe.each(backends)("exports (%s)", (backend) => {
         body: {
           prompt_id: prompt,
           platform: i % 2 === 0 ? "chatgpt" : "claude",
-          text: tricky[i % tricky.length],
+          text: `${tricky[i % tricky.length]} ${i % 3 === 0 ? "Globex and Acme" : "Acme"}`,
           citations: Array.from({ length: 100 }, (_, n) => `https://site${n % 7}.example/page-${i}-${n}?a=1,2`),
           collected_at: new Date(Date.UTC(2026, 10, 1 + (i * 5) % 11, 12)).toISOString(),
           search_queries: ["crm, best", "=cmd"]
@@ -130,11 +132,11 @@ describe.each(backends)("exports (%s)", (backend) => {
     const csv = await download("/api/v1/responses?format=csv")
     const [header, ...records] = parseCsv(csv.text)
     const texts = records.map((record) => record[header!.indexOf("text")])
-    expect(texts).toContain("'=HYPERLINK(\"http://evil.example\",\"click\")")
-    expect(texts).toContain("'+1 then -2 and @mention")
-    expect(texts).toContain("'-3.5")
-    expect(texts).toContain("Commas, \"quotes\" and\nnew lines\r\nin one answer")
-    expect(texts).toContain("Ünïcödé: 日本語 and emoji 🚀")
+    expect(texts).toContain("'=HYPERLINK(\"http://evil.example\",\"click\") Acme")
+    expect(texts).toContain("'+1 then -2 and @mention Globex and Acme")
+    expect(texts).toContain("'-3.5 Acme")
+    expect(texts).toContain("Commas, \"quotes\" and\nnew lines\r\nin one answer Acme")
+    expect(texts).toContain("Ünïcödé: 日本語 and emoji 🚀 Acme")
     expect(records.map((record) => record[header!.indexOf("search_queries")])).toContain("crm, best|=cmd")
   })
 
@@ -148,6 +150,24 @@ describe.each(backends)("exports (%s)", (backend) => {
     expect(records).toHaveLength(1100)
     expect(records.map((record) => Number(record[header!.indexOf("id")]))).toEqual(pages.map((row) => row.id))
     expect(records[0]![header!.indexOf("url")]).toBe(pages[0]!.url)
+  })
+
+  it("answers /brand-mentions, with and without included relations, as its JSON pages concatenated", async () => {
+    for (const query of ["?sort_by=position&sort_order=asc", "?include=brand,response.prompt"]) {
+      const pages = await allPages(server, key, project, `/api/v1/brand-mentions${query}`)
+      expect(pages.length).toBe(11 + 4)
+      const ndjson = await download(`/api/v1/brand-mentions${query}&format=ndjson`)
+      expect(ndjson.headers.get("content-disposition")).toMatch(/filename="brand-mentions-\d{4}-\d{2}-\d{2}\.ndjson"/)
+      expect(ndjson.text.trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual(pages)
+      const [header, ...records] = parseCsv((await download(`/api/v1/brand-mentions${query}&format=csv`)).text)
+      expect(records.map((record) => Number(record[header!.indexOf("id")]))).toEqual(pages.map((row) => row.id))
+      if (query.includes("include")) {
+        expect(records.map((record) => record[header!.indexOf("brand.name")])).toEqual(pages.map((row: any) => row.brand.name))
+        expect(header).toContain("response.prompt.text")
+      } else {
+        expect(header).not.toContain("brand.name")
+      }
+    }
   })
 
   it("writes the header of an empty export, answers JSON by default, and refuses an unknown format", async () => {
