@@ -6,6 +6,7 @@ import * as Jobs from "./Jobs.ts"
 import * as PlatformsLive from "./PlatformsLive.ts"
 import * as Scheduler from "./Scheduler.ts"
 import * as Worker from "./Worker.ts"
+import * as WebhookDelivery from "../Webhooks/Delivery.ts"
 import { HEARTBEAT_MS, WorkersRepo } from "./Workers.ts"
 
 /**
@@ -41,6 +42,8 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
   )
   yield* Effect.forkScoped(scheduler.loop(Duration.seconds(settings.collectorTickSeconds)))
   yield* Effect.forkScoped(worker.loop(Duration.seconds(1)))
+  // Webhook deliveries from the outbox (Webhooks/Delivery.ts), in every collector process.
+  yield* Effect.forkScoped(WebhookDelivery.loop(Duration.seconds(1)))
   yield* Effect.forkScoped(
     Effect.sleep(Duration.millis(HEARTBEAT_MS)).pipe(
       Effect.zipRight(beat),
