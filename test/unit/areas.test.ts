@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Api } from "../../src/Api.ts"
+import type { Repository } from "../../src/Area.ts"
 import { areas } from "../../src/Areas.ts"
 import { abilities } from "../../src/Domain/Ability.ts"
 import * as Repositories from "../../src/Repositories.ts"
@@ -26,7 +27,7 @@ describe("the areas (src/Areas.ts)", () => {
 
   it.effect("have each repository on the in-memory store, with spans", () =>
     Effect.gen(function*() {
-      const repositories = areas.flatMap((area) => area.repositories)
+      const repositories = areas.flatMap((area): ReadonlyArray<Repository.Any> => area.repositories)
       expect(repositories.map((repository) => repository.tag.key)).toContain("SegmentsRepo")
       for (const repository of repositories) {
         const service = yield* Effect.serviceOption(repository.tag)
