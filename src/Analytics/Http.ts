@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { decodeQuery } from "./HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
@@ -13,12 +12,16 @@ import {
   readPromptListQuery,
   readSeriesQuery
 } from "./Query.ts"
+import { AnalyticsApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as AnalyticsMemory from "./AnalyticsMemory.ts"
+import * as AnalyticsSql from "./AnalyticsSql.ts"
 
 /**
  * The analytics handlers. A database failure is a defect, as in the repositories (Database/Rows.ts): the
  * service reports it as one, so a handler fails only with the query's own errors (400, 422).
  */
-export const AnalyticsLive = ApiGroup.group(Api, "analytics", (handlers) =>
+export const AnalyticsLive = ApiGroup.group(AnalyticsApi, (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
 
@@ -59,3 +62,11 @@ export const AnalyticsLive = ApiGroup.group(Api, "analytics", (handlers) =>
           return yield* paginated(urlParams, (window) => analytics.prompts(projectId, { ...query, window }))
         }))
   }))
+
+/** The project's analytics. */
+export const AnalyticsArea = Area.make({
+  groups: [AnalyticsApi],
+  handlers: AnalyticsLive,
+  repositories: [Area.repository(Analytics, { sql: AnalyticsSql.layerSql, memory: AnalyticsMemory.layerMemory })],
+  abilities: ["analytics:read"]
+})
