@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Option, Redacted } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { strictPolicy } from "../../src/Integrations/OutboundUrl.ts"
 import { send } from "../../src/Webhooks/Sender.ts"
@@ -212,7 +213,8 @@ describe.each(backends)("webhook deliveries (%s)", (backend) => {
   let project: number
   let runProject: number
   beforeAll(async () => {
-    server = await startServer(backend, { webhookAllowPrivate: true })
+    // Secrets sealed at rest (Webhooks/SecretBox.ts): every delivery below opens its secret to sign.
+    server = await startServer(backend, { webhookAllowPrivate: true, webhookSecretsKey: Option.some(Redacted.make("test sealing key")) })
     const organization = await server.createOrganization()
     key = (await server.createKey(organization.id, ["*"])).key
     project = (await server.request("POST", "/api/v1/projects", { key, body: { name: "Deliveries" } })).body.data.id
@@ -248,6 +250,11 @@ describe.each(backends)("webhook deliveries (%s)", (backend) => {
 
   it("sends a test message signed as the specification says, even to an inactive webhook", async () => {
     const webhook = await createWebhook({ active: false })
+    if (server.sql !== undefined) {
+      const [stored] = await server.sql(`SELECT secret FROM webhooks WHERE id = ${webhook.id}`)
+      expect(stored!.secret).toMatch(/^v1:/)
+      expect(stored!.secret).not.toContain(webhook.secret.slice(6, 20))
+    }
     const queued = await test(webhook.id)
     expect(queued).toMatchObject({ event: "webhook.test", status: "pending", attempts: [], delivered_at: null })
     expect(queued.message_id).toMatch(/^msg_/)
