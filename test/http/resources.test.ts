@@ -53,7 +53,8 @@ const ALL_ABILITIES = [
   "responses:write",
   "citations:read",
   "analytics:read",
-  "keys:manage"
+  "keys:manage",
+  "webhooks:manage"
 ]
 
 const INVALID = "The given data was invalid."
@@ -174,7 +175,7 @@ describe.each(backends)("resources (%s)", (backend) => {
       expect(data.key.expires_at).toBe(expiresAt.toISOString())
       expect(data.organization).toEqual({ id: org.id, name: "Me Org" })
       expect(data.abilities).toEqual(ALL_ABILITIES)
-      expect(data.abilities).toHaveLength(20)
+      expect(data.abilities).toHaveLength(21)
       expect(data.abilities).toContain("responses:write")
       expect(data.projects).toEqual([{ id: p1.id, name: "Me One" }, { id: p2.id, name: "Me Two" }])
 
