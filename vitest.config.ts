@@ -9,7 +9,13 @@ import { configDefaults, defineConfig } from "vitest/config"
  * CI's second pass repeats the suite on PostgreSQL (`BVM_TEST_SQL_PASS=1`, .ci/run): the files that run on
  * the embedded database whatever DATABASE_URL says, and the browser tests, ran in its first pass already.
  */
-export const embeddedOnly = ["test/processes/shutdown.test.ts", "test/processes/production.test.ts", "test/unit/embedded.test.ts"]
+export const embeddedOnly = [
+  "test/processes/shutdown.test.ts",
+  "test/processes/production.test.ts",
+  // On the in-memory repositories whatever DATABASE_URL says.
+  "test/processes/package.test.ts",
+  "test/unit/embedded.test.ts"
+]
 const sqlPass = process.env.BVM_TEST_SQL_PASS === "1"
 
 export const shared = {

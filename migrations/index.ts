@@ -11,6 +11,7 @@ import simulatedMonitors from "./0011_simulated_monitors.ts"
 import answerDetails from "./0012_answer_details.ts"
 import citationProject from "./0014_citation_project.ts"
 import brandSuggestions from "./0015_brand_suggestions.ts"
+import webhooks from "./0016_webhooks.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -29,5 +30,6 @@ export const migrations = {
   "0011_simulated_monitors": simulatedMonitors,
   "0012_answer_details": answerDetails,
   "0014_citation_project": citationProject,
-  "0015_brand_suggestions": brandSuggestions
+  "0015_brand_suggestions": brandSuggestions,
+  "0016_webhooks": webhooks
 }

@@ -16,6 +16,9 @@ import { SegmentsRepo } from "./Segments/Repo.ts"
 import { SourcesRepo } from "./Sources/Repo.ts"
 import { SuggestionsRepo } from "./Suggestions/Repo.ts"
 import { TagsRepo } from "./Tags/Repo.ts"
+import { WebhooksRepo } from "./Webhooks/Repo.ts"
+import * as Webhooks from "./Webhooks/Repo.ts"
+import * as WebhooksMemory from "./Webhooks/RepoMemory.ts"
 import * as Analytics from "./Analytics/AnalyticsSql.ts"
 import * as AnalyticsMemory from "./Analytics/AnalyticsMemory.ts"
 import * as ApiKeys from "./ApiKeys/Repo.ts"
@@ -67,7 +70,8 @@ const repositoriesSql = Layer.mergeAll(
   withSpans(SourcesRepo, Sources.layerSql),
   withSpans(BrandMentionsRepo, BrandMentions.layerSql),
   withSpans(AnalyticsService, Analytics.layerSql),
-  withSpans(SuggestionsRepo, Suggestions.layerSql)
+  withSpans(SuggestionsRepo, Suggestions.layerSql),
+  withSpans(WebhooksRepo, Webhooks.layerSql)
 )
 
 /** Every repository on the SQL database, for what authenticates no request (the CLI, workers): no key cache. */
@@ -95,5 +99,6 @@ export const layerMemory = Layer.mergeAll(
   withSpans(SourcesRepo, SourcesMemory.layerMemory),
   withSpans(BrandMentionsRepo, BrandMentionsMemory.layerMemory),
   withSpans(AnalyticsService, AnalyticsMemory.layerMemory),
-  withSpans(SuggestionsRepo, SuggestionsMemory.layerMemory)
+  withSpans(SuggestionsRepo, SuggestionsMemory.layerMemory),
+  withSpans(WebhooksRepo, WebhooksMemory.layerMemory)
 ).pipe(Layer.provideMerge(MemoryStore.layer))

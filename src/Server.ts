@@ -39,6 +39,7 @@ import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
 import { SuggestionsLive } from "./Suggestions/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
+import { WebhooksLive } from "./Webhooks/Http.ts"
 import * as Dashboard from "./Web/Dashboard.ts"
 
 const knownRoutes = makeKnownRoutes(Api)
@@ -49,12 +50,12 @@ const MiddlewareLive = Layer.mergeAll(Authorize.layer, ProjectContext.layer, Pro
 )
 
 /**
- * The API with its handlers, docs and health routes, behind the input limits. The errors the endpoints
+ * The API with its handlers, OpenAPI document, health routes and MCP server, behind the input limits:
+ * what another Effect app mounts beside its own routes (src/Embedding). The errors the endpoints
  * declare are encoded by the API from their schemas; `errorResponse` answers the rest.
  */
-export const ApiLive = Layer.mergeAll(
+export const ApiRoutesLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
-  Docs.layer({ path: "/docs", scalar: { withDefaultFonts: false } }),
   // The input limits (body size and type, nesting, path) first; a known path asked with another method is a 405.
   HttpApiBuilder.middleware((app) =>
     Effect.catchAllCause(guardInput(app), (cause) =>
@@ -64,17 +65,24 @@ export const ApiLive = Layer.mergeAll(
   ),
   Health.layer,
   Metrics.route,
-  Dashboard.layer,
   // The MCP server for AI assistants at POST /mcp (src/Mcp), with the API's keys.
   McpHttp.layer
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, SuggestionsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, SuggestionsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive, WebhooksLive]),
       Layer.provide(MiddlewareLive),
       Layer.provide([ProjectLookupLive, Ingestion.layer])
     )
   )
+)
+
+/**
+ * The service's own routes: the API's, its reference at `/docs` (Scalar's script from dist/server/) and
+ * the dashboard at `/` (web/dist/).
+ */
+export const ApiLive = Layer.merge(Docs.layer({ path: "/docs", scalar: { withDefaultFonts: false } }), Dashboard.layer).pipe(
+  Layer.provideMerge(ApiRoutesLive)
 )
 
 /** The repositories and readiness check on a SQL client, migrated before serving. */

@@ -34,7 +34,7 @@ const failure = Schema.Union(ErrorSchemas.Unauthenticated, ErrorSchemas.TooManyR
  * needs. Endpoint middleware runs before group middleware, which is what puts these checks ahead of
  * the project header and of request decoding (docs/api.md, order of checks).
  */
-class Authorize extends HttpApiMiddleware.Tag<Authorize>()("Authorize", {
+export class Authorize extends HttpApiMiddleware.Tag<Authorize>()("Authorize", {
   security: { bearer },
   provides: Caller,
   failure

@@ -73,9 +73,9 @@ export const layer = Layer.effectDiscard(Effect.gen(function*() {
         inputSchema: inputJsonSchema(definition.input),
         annotations: new McpSchema.ToolAnnotations({
           title: definition.title,
-          readOnlyHint: true,
+          readOnlyHint: definition.writes === undefined,
           destructiveHint: false,
-          idempotentHint: true,
+          idempotentHint: definition.writes?.idempotent ?? true,
           openWorldHint: false
         })
       }),

@@ -1,7 +1,13 @@
 import { Effect, Schema } from "effect"
 import { brandMetrics, intervals } from "../Analytics/Analytics.ts"
 import type { Client } from "../Client/Client.ts"
+import type { Ability } from "../Domain/Ability.ts"
+import { Forbidden } from "../Domain/Errors.ts"
 import { platforms } from "../Domain/Platform.ts"
+import { Monitor as MonitorSchema } from "../Domain/Monitor.ts"
+import { Prompt as PromptSchema } from "../Domain/Prompt.ts"
+import { Response as ResponseSchema } from "../Domain/Response.ts"
+import { Run as RunSchema } from "../Domain/Run.ts"
 import { table } from "./Table.ts"
 
 /**
@@ -27,6 +33,8 @@ export interface ToolDefinition<A, I> {
   readonly name: string
   readonly title: string
   readonly description: string
+  /** What the tool changes, for the assistant's client (which may ask its user first): nothing unless said. */
+  readonly writes?: { readonly idempotent: boolean }
   readonly input: Schema.Schema<A, I>
   readonly run: (input: A, context: ToolContext) => Effect.Effect<ToolResult, unknown>
 }
@@ -64,15 +72,16 @@ const Window = {
 
 type WindowInput = Schema.Struct.Type<typeof Window>
 
-/** The query of an analytics endpoint from a tool's window. */
-const windowQuery = (input: WindowInput) => ({
-  start_date: input.start_date,
-  end_date: input.end_date,
+/** The filters of a query (analytics, responses) from a tool's input. */
+const filterQuery = (input: Pick<WindowInput, "platforms" | "countries" | "monitors" | "tags">) => ({
   ...(input.platforms === undefined ? {} : { "platforms[]": input.platforms }),
   ...(input.countries === undefined ? {} : { "countries[]": input.countries }),
   ...(input.monitors === undefined ? {} : { "monitors[]": input.monitors.map(String) }),
   ...(input.tags === undefined ? {} : { "tags[]": input.tags.map(String) })
 })
+
+/** The query of an analytics endpoint from a tool's window. */
+const windowQuery = (input: WindowInput) => ({ start_date: input.start_date, end_date: input.end_date, ...filterQuery(input) })
 
 const projectHeader = (project: number) => ({ "service-project-id": String(project) })
 
@@ -311,4 +320,202 @@ const readAnswer = tool({
     })
 })
 
-export const tools: ReadonlyArray<ToolDefinition<unknown, unknown>> = [listProjects, brandVisibility, brandTrend, missingPrompts, topSources, readAnswer]
+const PageNumber = (size: number) => Schema.optional(Schema.Int.pipe(Schema.positive()).annotations({ description: `Page of ${size} rows; default 1.` }))
+
+const listMonitors = tool({
+  name: "list_monitors",
+  title: "List monitors",
+  description: "The monitors of a project: which AI platforms each asks, from which country, how often (daily or weekly), and whether it is active " +
+    "or simulated. A monitor holds the prompts; run_monitor runs one now, list_runs shows its runs.",
+  input: Schema.Struct({ project_id: ProjectId, page: PageNumber(100) }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const page = yield* client.monitors.list({ headers: projectHeader(id), urlParams: { per_page: "100", page: String(input.page ?? 1) } })
+      return {
+        text: `Project ${id}: ${page.meta.total} monitor(s).\n` +
+          table(
+            ["id", "name", "country", "platforms", "schedule", "active", "simulated"],
+            page.data.map((m) => [m.id, m.name, m.country, m.platforms.join(", "), m.schedule, m.active ? "yes" : "no", m.simulated ? "yes" : "no"])
+          ) + pageNote(page.meta),
+        structured: { project_id: id, monitors: page.data.map((monitor) => Schema.encodeSync(MonitorSchema)(monitor)), meta: page.meta }
+      }
+    })
+})
+
+const runRow = (run: Schema.Schema.Type<typeof RunSchema>) => [
+  run.id,
+  run.slot.toISOString(),
+  run.trigger,
+  run.status,
+  `${run.jobs.succeeded}/${run.jobs.total} answered, ${run.jobs.pending + run.jobs.running} waiting, ${run.jobs.failed} failed, ${run.jobs.skipped} skipped`,
+  run.blocked_platforms.length === 0 ? "–" : run.blocked_platforms.map((b) => `${b.platform} (${b.reason})`).join("; ")
+]
+const runHead = ["run id", "slot", "trigger", "status", "jobs", "blocked platforms"]
+const runJson = (run: Schema.Schema.Type<typeof RunSchema>) => Schema.encodeSync(RunSchema)(run)
+
+const listRuns = tool({
+  name: "list_runs",
+  title: "List a monitor's runs",
+  description: "The collector's runs of one monitor, newest first: when each was due, what triggered it (schedule, manual, missed), whether it is " +
+    "completed, how many of its questions (one per prompt × platform) were answered, are waiting, failed or were skipped, and the platforms " +
+    "no worker can ask.",
+  input: Schema.Struct({
+    project_id: ProjectId,
+    monitor_id: Schema.Int.pipe(Schema.positive()).annotations({ description: "The monitor (see list_monitors)." }),
+    page: PageNumber(25)
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const page = yield* client.runs.list({ headers: projectHeader(id), path: { monitor: input.monitor_id }, urlParams: { page: String(input.page ?? 1) } })
+      return {
+        text: `Monitor ${input.monitor_id}: ${page.meta.total} run(s).\n` + table(runHead, page.data.map(runRow)) + pageNote(page.meta),
+        structured: { project_id: id, runs: page.data.map((run) => runJson(run)), meta: page.meta }
+      }
+    })
+})
+
+const searchAnswers = tool({
+  name: "search_answers",
+  title: "Search AI answers",
+  description: "Finds stored AI answers (responses) of a project by filters: a period, platforms, countries, monitors, tags, one prompt. " +
+    "Newest first, 25 a page, each with the start of its text; read_answer gives one in full with its mentions and citations.",
+  input: Schema.Struct({
+    project_id: ProjectId,
+    start_date: Schema.optional(DateText("First day (inclusive) of collection; with end_date.")),
+    end_date: Schema.optional(DateText("Last day (inclusive) of collection; with start_date.")),
+    platforms: Window.platforms,
+    countries: Window.countries,
+    monitors: Window.monitors,
+    tags: Window.tags,
+    prompt_id: Schema.optional(Schema.Int.pipe(Schema.positive()).annotations({ description: "Only answers to this prompt." })),
+    page: PageNumber(25)
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      if ((input.start_date === undefined) !== (input.end_date === undefined)) {
+        return yield* new ToolFailure({ message: "Give start_date and end_date together, or neither." })
+      }
+      const page = yield* client.responses.list({
+        headers: projectHeader(id),
+        urlParams: {
+          ...(input.start_date === undefined ? {} : { start_date: input.start_date, end_date: input.end_date! }),
+          ...filterQuery(input),
+          ...(input.prompt_id === undefined ? {} : { prompt_id: input.prompt_id }),
+          sort_by: "collected_at",
+          sort_order: "desc",
+          page: String(input.page ?? 1)
+        }
+      })
+      const excerpt = (text: string) => text.length > 160 ? `${text.slice(0, 160)}…` : text
+      const meta = page.meta
+      return {
+        text: `Project ${id}: ${"total" in meta ? meta.total : page.data.length} answer(s).\n` +
+          table(
+            ["response id", "collected", "platform", "country", "prompt id", "answer"],
+            page.data.map((r) => [r.id, r.collected_at.toISOString().slice(0, 16), r.platform, r.country, r.prompt_id, excerpt(r.text)])
+          ) + ("total" in meta ? pageNote(meta) : ""),
+        structured: { project_id: id, responses: page.data.map((response) => Schema.encodeSync(ResponseSchema)(response)), meta }
+      }
+    })
+})
+
+const createPrompt = tool({
+  name: "create_prompt",
+  title: "Create a prompt",
+  description: "Adds a prompt (a question buyers ask AI platforms) to a monitor, which will ask it on each of its platforms from its next run. " +
+    "`tags` are tag names: existing tags of the project are used, missing ones are created first. Needs a key with prompts:write, " +
+    "monitors:read and tags:read (and tags:write to create tags).",
+  writes: { idempotent: false },
+  input: Schema.Struct({
+    project_id: ProjectId,
+    monitor_id: Schema.Int.pipe(Schema.positive()).annotations({ description: "The monitor that will ask it (see list_monitors)." }),
+    text: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "The question, as a buyer would ask it." }),
+    tags: Schema.optional(
+      Schema.Array(Schema.String.pipe(Schema.minLength(1))).annotations({ description: "Tag names, e.g. [\"pricing\", \"non-branded\"]." })
+    )
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const headers = projectHeader(id)
+      const wanted = [...new Set((input.tags ?? []).map((name) => name.trim()))]
+      const existing = wanted.length === 0 ? [] : yield* allTags(client, headers)
+      const byName = new Map(existing.map((tag) => [tag.name.toLowerCase(), tag]))
+      const missing = wanted.filter((name) => !byName.has(name.toLowerCase()))
+      // What would refuse the prompt is checked before a tag is made: the key's abilities, the monitor.
+      const { abilities } = (yield* client.me.me()).data
+      const needs: ReadonlyArray<Ability> = missing.length > 0 ? ["prompts:write", "tags:write"] : ["prompts:write"]
+      for (const needed of needs) {
+        if (!abilities.includes(needed)) return yield* new Forbidden({ requiredAbility: needed })
+      }
+      yield* client.monitors.get({ headers, path: { monitor: input.monitor_id } })
+      const created: Array<string> = []
+      const tagIds: Array<number> = []
+      for (const name of wanted) {
+        const found = byName.get(name.toLowerCase())
+        if (found !== undefined) {
+          tagIds.push(found.id)
+          continue
+        }
+        const tag = (yield* client.tags.create({ headers, payload: { name } })).data
+        created.push(tag.name)
+        tagIds.push(tag.id)
+      }
+      const prompt = (yield* client.prompts.create({ headers, payload: { monitor_id: input.monitor_id, text: input.text, tags: tagIds } })).data
+      return {
+        text: `Created prompt ${prompt.id} in monitor ${prompt.monitor_id}: "${prompt.text}"` +
+          (prompt.tags.length === 0 ? "" : `, tagged ${prompt.tags.map((t) => t.name).join(", ")}`) +
+          (created.length === 0 ? "." : ` (new tags: ${created.join(", ")}).`),
+        structured: { project_id: id, prompt: Schema.encodeSync(PromptSchema)(prompt), created_tags: created }
+      }
+    })
+})
+
+/** Every tag of the project, page by page. */
+const allTags = (client: Client, headers: ReturnType<typeof projectHeader>) =>
+  Effect.gen(function*() {
+    const tags: Array<{ readonly id: number; readonly name: string }> = []
+    for (let page = 1;; page++) {
+      const { data, meta } = yield* client.tags.list({ headers, urlParams: { per_page: "100", page: String(page) } })
+      tags.push(...data)
+      if (meta.current_page >= meta.last_page) return tags
+    }
+  })
+
+const runMonitor = tool({
+  name: "run_monitor",
+  title: "Run a monitor now",
+  description: "Starts a run of a monitor now, whatever its schedule: each of its prompts is asked on each of its platforms by the collector " +
+    "shortly after. Answers the run; follow it with list_runs. Platforms no worker can ask are named. Needs a key with monitors:write.",
+  writes: { idempotent: false },
+  input: Schema.Struct({
+    project_id: ProjectId,
+    monitor_id: Schema.Int.pipe(Schema.positive()).annotations({ description: "The monitor to run (see list_monitors)." })
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const { data: run } = yield* client.runs.trigger({ headers: projectHeader(id), path: { monitor: input.monitor_id } })
+      return {
+        text: `Started run ${run.id} of monitor ${run.monitor_id}: ${run.jobs.total} question(s) to ask.\n` + table(runHead, [runRow(run)]),
+        structured: { project_id: id, run: runJson(run) }
+      }
+    })
+})
+
+export const tools: ReadonlyArray<ToolDefinition<unknown, unknown>> = [
+  listProjects,
+  brandVisibility,
+  brandTrend,
+  missingPrompts,
+  topSources,
+  searchAnswers,
+  readAnswer,
+  listMonitors,
+  listRuns,
+  createPrompt,
+  runMonitor
+]

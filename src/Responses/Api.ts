@@ -15,6 +15,7 @@ import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
+import { ExportQuery } from "../Http/Export.ts"
 import { listFilterQuery } from "../Analytics/HttpQuery.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
@@ -122,6 +123,7 @@ export const CreateResponse = Fields.input({
 export const ResponsesQuery = Fields.input({
   ...PageQuery,
   ...CursorQuery,
+  ...ExportQuery,
   monitor_id: Fields.optional(Fields.idQuery("monitor_id")),
   prompt_id: Fields.optional(Fields.idQuery("prompt_id")),
   platform: Fields.optional(Fields.oneOf("platform", platforms)),
@@ -134,6 +136,7 @@ export const ResponsesQuery = Fields.input({
 export const CitationsQuery = Fields.input({
   ...PageQuery,
   ...CursorQuery,
+  ...ExportQuery,
   response_id: Fields.optional(Fields.idQuery("response_id")),
   ...listFilterQuery
 })
@@ -154,7 +157,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
           "(`asc` or `desc`) say otherwise; id in the same direction breaks ties. Filters `monitor_id`, `prompt_id`, `platform`, " +
           "`status`, and those of the analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), " +
           "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now). `cursor` reads the list by " +
-          "cursor instead of by page (docs: \"Reading a whole list: cursors\")."
+          "cursor instead of by page (docs: \"Reading a whole list: cursors\"). `format=csv` or `ndjson` downloads every row."
       ))
   )
   .add(
@@ -183,7 +186,8 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
         "List citations",
         "The citations of the active project's responses, by id (so a response's come in the platform's order); `response_id` narrows " +
           "to one response, and the filters of the responses (`start_date` and `end_date` on `collected_at`, `platforms[]`, " +
-          "`countries[]`, `monitors[]`, `tags[]`) to theirs. `cursor` reads the list by cursor instead of by page."
+          "`countries[]`, `monitors[]`, `tags[]`) to theirs. `cursor` reads the list by cursor instead of by page. `format=csv` or " +
+          "`ndjson` downloads every row."
       ))
   )
   .middleware(ProjectContext)

@@ -47,7 +47,19 @@ const structured = (result: any) => {
   return result.structuredContent as any
 }
 
-const toolNames = ["brand_trend", "brand_visibility", "list_projects", "prompts_missing_own_brand", "read_answer", "top_sources"]
+const toolNames = [
+  "brand_trend",
+  "brand_visibility",
+  "create_prompt",
+  "list_monitors",
+  "list_projects",
+  "list_runs",
+  "prompts_missing_own_brand",
+  "read_answer",
+  "run_monitor",
+  "search_answers",
+  "top_sources"
+]
 
 describe.each(backends)("MCP over HTTP (%s)", (backend) => {
   let server: TestServer
@@ -105,6 +117,101 @@ describe.each(backends)("MCP over HTTP (%s)", (backend) => {
     expect(answer.response.text).toBe("Acme is the easiest start; Globex is a close second.")
     expect(answer.citations).toEqual(["https://acme.com/pricing"])
     expect(answer.mentions.map((m: any) => m.brand_id).sort()).toEqual([seeded.own.id, seeded.rival.id].sort())
+  })
+
+  it("marks the tools that change something, and only those", async () => {
+    const { tools } = await mcp.listTools()
+    const writing = tools.filter((tool) => tool.annotations?.readOnlyHint === false).map((tool) => tool.name).sort()
+    expect(writing).toEqual(["create_prompt", "run_monitor"])
+    expect(tools.find((tool) => tool.name === "search_answers")!.annotations?.readOnlyHint).toBe(true)
+  })
+
+  it("lists monitors, searches answers, runs a monitor and lists its runs, as the API does", async () => {
+    const monitors = structured(await mcp.callTool({ name: "list_monitors", arguments: {} }))
+    const apiMonitors = await seeded.scoped.monitors.list({ urlParams: {} })
+    expect(monitors.monitors).toEqual(JSON.parse(JSON.stringify(apiMonitors.data)))
+    const monitorId = apiMonitors.data[0]!.id
+
+    const found = structured(await mcp.callTool({ name: "search_answers", arguments: { ...window, platforms: ["chatgpt"] } }))
+    expect(found.responses.map((r: any) => r.id)).toEqual([seeded.answer.id])
+    const all = await mcp.callTool({ name: "search_answers", arguments: {} })
+    const apiAll = await seeded.scoped.responses.list({ urlParams: { sort_by: "collected_at", sort_order: "desc" } })
+    expect(structured(all).responses.map((r: any) => r.id)).toEqual(apiAll.data.map((r) => r.id))
+    expect((all.content as any)[0].text).toContain("Globex is the cheapest.")
+    const half: any = await mcp.callTool({ name: "search_answers", arguments: { start_date: weekAgo } })
+    expect(half.isError).toBe(true)
+    expect(half.content[0].text).toContain("together")
+
+    const started = await mcp.callTool({ name: "run_monitor", arguments: { monitor_id: monitorId } })
+    const run = structured(started).run
+    expect(run).toMatchObject({ monitor_id: monitorId, trigger: "manual" })
+    // Two prompts, two platforms.
+    expect(run.jobs.total).toBe(4)
+    const runs = structured(await mcp.callTool({ name: "list_runs", arguments: { monitor_id: monitorId } }))
+    const apiRuns = await seeded.scoped.runs.list({ path: { monitor: monitorId }, urlParams: {} })
+    expect(runs.runs.map((r: any) => r.id)).toEqual(apiRuns.data.map((r) => r.id))
+    expect(runs.runs.map((r: any) => r.id)).toContain(run.id)
+
+    const unknown: any = await mcp.callTool({ name: "run_monitor", arguments: { monitor_id: 999_999 } })
+    expect(unknown.isError).toBe(true)
+    expect(unknown.content[0].text).toContain("Monitor not found")
+  })
+
+  it("creates a prompt with tags: existing tags by name, missing ones made", async () => {
+    const monitorId = (await seeded.scoped.monitors.list({ urlParams: {} })).data[0]!.id
+    const pricing = (await seeded.scoped.tags.create({ payload: { name: "pricing" } })).data
+    const result = await mcp.callTool({
+      name: "create_prompt",
+      arguments: { monitor_id: monitorId, text: "Which CRM has the fairest pricing?", tags: ["Pricing", "mcp-made"] }
+    })
+    const made = structured(result)
+    expect(made.created_tags).toEqual(["mcp-made"])
+    const stored = (await seeded.scoped.prompts.get({ path: { prompt: made.prompt.id } })).data
+    expect(stored.text).toBe("Which CRM has the fairest pricing?")
+    expect(stored.monitor_id).toBe(monitorId)
+    expect(stored.tags.map((tag) => tag.name).sort()).toEqual(["mcp-made", "pricing"])
+    expect(stored.tags.map((tag) => tag.id)).toContain(pricing.id)
+    expect((result.content as any)[0].text).toContain(`Created prompt ${made.prompt.id}`)
+  })
+
+  it("refuses the writing tools to a key without their abilities, and writes nothing", async () => {
+    const monitorId = (await seeded.scoped.monitors.list({ urlParams: {} })).data[0]!.id
+    const readOnly = (await server.createKey(organizationId, ["projects:read", "monitors:read", "prompts:read", "tags:read"])).key
+    const client = await connectHttp(server, readOnly)
+    const promptsBefore = (await seeded.scoped.prompts.list({ urlParams: {} })).meta
+    const tagsBefore = (await seeded.scoped.tags.list({ urlParams: {} })).data.length
+    const runsBefore = (await seeded.scoped.runs.list({ path: { monitor: monitorId }, urlParams: {} })).data.length
+    try {
+      const prompt: any = await client.callTool({
+        name: "create_prompt",
+        arguments: { project_id: seeded.project.id, monitor_id: monitorId, text: "Refused?", tags: ["never-made"] }
+      })
+      expect(prompt.isError).toBe(true)
+      expect(prompt.content[0].text).toContain("prompts:write")
+      const run: any = await client.callTool({ name: "run_monitor", arguments: { project_id: seeded.project.id, monitor_id: monitorId } })
+      expect(run.isError).toBe(true)
+      expect(run.content[0].text).toContain("monitors:write")
+      // Reading still works with the same key.
+      expect(structured(await client.callTool({ name: "list_monitors", arguments: { project_id: seeded.project.id } })).monitors.length).toBe(1)
+    } finally {
+      await client.close()
+    }
+    // A key that may write prompts but not tags makes no tag, and no prompt either.
+    const promptsOnly = (await server.createKey(organizationId, ["monitors:read", "prompts:write", "tags:read"])).key
+    const second = await connectHttp(server, promptsOnly)
+    try {
+      const refused: any = await second.callTool({
+        name: "create_prompt",
+        arguments: { project_id: seeded.project.id, monitor_id: monitorId, text: "Refused too?", tags: ["never-made"] }
+      })
+      expect(refused.isError).toBe(true)
+      expect(refused.content[0].text).toContain("tags:write")
+    } finally {
+      await second.close()
+    }
+    expect((await seeded.scoped.prompts.list({ urlParams: {} })).meta).toEqual(promptsBefore)
+    expect((await seeded.scoped.tags.list({ urlParams: {} })).data.length).toBe(tagsBefore)
+    expect((await seeded.scoped.runs.list({ path: { monitor: monitorId }, urlParams: {} })).data.length).toBe(runsBefore)
   })
 
   it("refuses the analytics tools to a key without analytics:read", async () => {

@@ -16,6 +16,8 @@ export interface Fixture {
   readonly apiKey: number
   /** The brand suggestion the response's untracked brand makes (below the gate). */
   readonly suggestion: number
+  /** A webhook of the project, to a public address (never sent to: no delivery loop runs in these tests). */
+  readonly webhook: number
 }
 
 export interface EndpointCase {
@@ -30,6 +32,9 @@ export interface EndpointCase {
 }
 
 let counter = 0
+
+/** A webhook target the outbound checks accept without DNS: a public address, written as one. */
+export const PUBLIC_WEBHOOK_URL = "https://93.184.215.14/bvm-webhook"
 const unique = (prefix: string) => `${prefix} ${++counter}`
 
 /** The seven days up to today (UTC), the window of the analytics endpoints. */
@@ -351,7 +356,37 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     body: () => ({ name: unique("Key"), abilities: ["keys:manage"], project_ids: null, expires_at: null }),
     success: 201
   },
-  { name: "DELETE /api-keys/{api_key}", method: "DELETE", path: (f) => `/api/v1/api-keys/${f.apiKey}`, ability: "keys:manage", projectScoped: false, success: 204 }
+  { name: "DELETE /api-keys/{api_key}", method: "DELETE", path: (f) => `/api/v1/api-keys/${f.apiKey}`, ability: "keys:manage", projectScoped: false, success: 204 },
+  { name: "GET /webhooks", method: "GET", path: () => "/api/v1/webhooks", ability: "webhooks:manage", projectScoped: true, success: 200 },
+  {
+    name: "POST /webhooks",
+    method: "POST",
+    path: () => "/api/v1/webhooks",
+    ability: "webhooks:manage",
+    projectScoped: true,
+    body: () => ({ url: PUBLIC_WEBHOOK_URL, events: ["run.completed"] }),
+    success: 201
+  },
+  { name: "GET /webhooks/{webhook}", method: "GET", path: (f) => `/api/v1/webhooks/${f.webhook}`, ability: "webhooks:manage", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /webhooks/{webhook}",
+    method: "PATCH",
+    path: (f) => `/api/v1/webhooks/${f.webhook}`,
+    ability: "webhooks:manage",
+    projectScoped: true,
+    body: () => ({ events: ["run.completed", "alert.triggered"] }),
+    success: 200
+  },
+  { name: "DELETE /webhooks/{webhook}", method: "DELETE", path: (f) => `/api/v1/webhooks/${f.webhook}`, ability: "webhooks:manage", projectScoped: true, success: 204 },
+  { name: "POST /webhooks/{webhook}/test", method: "POST", path: (f) => `/api/v1/webhooks/${f.webhook}/test`, ability: "webhooks:manage", projectScoped: true, success: 202 },
+  {
+    name: "GET /webhooks/{webhook}/deliveries",
+    method: "GET",
+    path: (f) => `/api/v1/webhooks/${f.webhook}/deliveries`,
+    ability: "webhooks:manage",
+    projectScoped: true,
+    success: 200
+  }
 ]
 
 /** The resources of the project a path can name, by their collection in the path. */
@@ -362,7 +397,8 @@ const pathCollections = {
   brands: "Brand",
   segments: "Segment",
   responses: "Response",
-  sources: "Source"
+  sources: "Source",
+  webhooks: "Webhook"
 } as const
 
 export type PathResource = (typeof pathCollections)[keyof typeof pathCollections]
@@ -375,7 +411,8 @@ export const fixtureField = {
   Brand: "brand",
   Segment: "segment",
   Response: "response",
-  Source: "source"
+  Source: "source",
+  Webhook: "webhook"
 } as const satisfies Record<PathResource, keyof Fixture>
 
 /**
@@ -385,7 +422,7 @@ export const fixtureField = {
 export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; readonly resource: PathResource }> =
   endpoints.flatMap((endpoint) => {
     if (!endpoint.projectScoped) return []
-    return [...endpoint.name.matchAll(/\/(monitors|prompts|tags|brands|segments|responses|sources)\/\{/g)].map((match) => ({
+    return [...endpoint.name.matchAll(/\/(monitors|prompts|tags|brands|segments|responses|sources|webhooks)\/\{/g)].map((match) => ({
       endpoint,
       resource: pathCollections[match[1] as keyof typeof pathCollections]
     }))
@@ -419,7 +456,8 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   const apiKey = await ok("POST", "/api/v1/api-keys", undefined, { name: unique("fixture key"), abilities: ["keys:manage"], project_ids: null, expires_at: null })
   const suggestions = await server.request("GET", `/api/v1/brand-suggestions?${analyticsWindow()}&gated=false`, { key, project })
   const suggestion = suggestions.body.data.find((s: { key: string }) => s.key === "zylomatic").id as number
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion }
+  const webhook = await ok("POST", "/api/v1/webhooks", project, { url: PUBLIC_WEBHOOK_URL, events: ["run.completed"] })
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion, webhook }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>
