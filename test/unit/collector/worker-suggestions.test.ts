@@ -6,13 +6,15 @@ import { RunsRepo } from "../../../src/Collector/Runs/Repo.ts"
 import * as Worker from "../../../src/Collector/Worker.ts"
 import * as Repositories from "../../../src/Repositories.ts"
 import { Analyzer } from "../../../src/Responses/Analyzer.ts"
+import { Ingestion } from "../../../src/Responses/Ingestion.ts"
 import { SuggestionsRepo } from "../../../src/Suggestions/Repo.ts"
 import { migratedSql } from "../../support/Databases.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 import { monitorWithPrompts } from "./fixtures.ts"
 
 /** The collector's answers are mined for brand suggestions as they are stored, as the API's are (src/Suggestions/Mining.ts). */
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), Analyzer.inProcess).pipe(
+const Live = Layer.mergeAll(Jobs.layerSql, Ingestion.layer).pipe(
+  Layer.provideMerge(Layer.merge(Repositories.layerSql, Analyzer.inProcess)),
   Layer.provideMerge(migratedSql)
 )
 
