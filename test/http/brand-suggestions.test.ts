@@ -196,6 +196,21 @@ for (const backend of backends) {
       expect((await list(project, "&status=merged")).map((r) => r.id)).toEqual([c.id])
     })
 
+    it("two decisions at once: one is made, the other is told the suggestion is decided, and one brand is created", async () => {
+      const [row] = await list(project)
+      const brandsBefore = (await call("GET", "/api/v1/brands?per_page=100", project)).body.meta.total
+      const replies = await Promise.all([
+        call("POST", `/api/v1/brand-suggestions/${row.id}/accept`, project, { domains: [] }),
+        call("POST", `/api/v1/brand-suggestions/${row.id}/ignore`, project)
+      ])
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 422])
+      expect(replies.find((r) => r.status === 422)!.body.errors.status).toBeDefined()
+      expect((await call("GET", "/api/v1/brands?per_page=100", project)).body.meta.total).toBe(brandsBefore + 1)
+      const decided = (await call("GET", `/api/v1/brand-suggestions/${row.id}`, project)).body.data
+      expect(["accepted", "ignored"]).toContain(decided.status)
+      if (decided.status === "accepted") await waitForBackfill(project, row.id)
+    })
+
     it("a dismissed suggestion stays dismissed until the lower bound of its rate over every answer has doubled", async () => {
       const fresh = await seed(crm)
       const last = (await list(fresh)).at(-1)
