@@ -122,6 +122,14 @@ export const layerMemory = Layer.effect(
           if (held.project_id === projectId) tables.suggestions.set(id, next)
           return next
         }),
+      claim: (projectId, id, status) =>
+        Effect.sync(() => {
+          const held = tables.suggestions.get(id)
+          if (held === undefined || held.project_id !== projectId || (held.status !== "open" && held.status !== "dismissed")) return Option.none()
+          const next = { ...held, status, decided_at: db.now() }
+          tables.suggestions.set(id, next)
+          return Option.some(next)
+        }),
       totals: (projectId, filters) =>
         Effect.sync(() => {
           const keep = matchesFilters(filters, (promptId) => db.tagsOfPrompt(promptId))
