@@ -39,6 +39,16 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", { resou
   }
 }
 
+/**
+ * The request is well formed but the resource's state refuses it (a brand suggestion already decided, a
+ * project at its brand limit for a request without a body): 409 with the reason as its message.
+ */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { reason: Schema.String }, status<Conflict>(409)) {
+  override get message() {
+    return this.reason
+  }
+}
+
 /** Field errors, keyed `name`, `tags.0`, ...: the `errors` object of a 422. */
 export const FieldErrors = Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
 export type FieldErrors = typeof FieldErrors.Type

@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  Conflict as ConflictError,
   FieldErrors,
   Forbidden as ForbiddenError,
   InvalidProjectHeader as InvalidProjectHeaderError,
@@ -95,6 +96,15 @@ export const NotFound = asBody(NotFoundError, {
   example: { message: "Tag not found" },
   encode: (error) => ({ message: error.message }),
   decode: (body) => new NotFoundError({ resource: body.message.replace(NOT_FOUND, "") })
+})
+
+export const Conflict = asBody(ConflictError, {
+  identifier: "Conflict",
+  description: "The resource's state refuses the request (a brand suggestion already decided); `message` says why.",
+  fields: { message: Schema.String },
+  example: { message: "The suggestion is already accepted." },
+  encode: (error) => ({ message: error.message }),
+  decode: (body) => new ConflictError({ reason: body.message })
 })
 
 export const ValidationError = asBody(ValidationErrorError, {

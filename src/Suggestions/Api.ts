@@ -96,13 +96,13 @@ const path = Fields.pathIds("suggestion")
 
 const projectEndpoint = <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
   endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
-) => endpoint.setHeaders(ProjectHeader).addError(ErrorSchemas.ValidationError)
+) => endpoint.setHeaders(ProjectHeader)
 
 const WINDOW = "The window is `start_date`..`end_date` (UTC days, inclusive), narrowed by `platforms[]`, `countries[]`, `monitors[]` and `tags[]`."
 
 export class SuggestionsApi extends HttpApiGroup.make("brandSuggestions")
   .add(
-    projectEndpoint(HttpApiEndpoint.get("list", "/brand-suggestions").setUrlParams(ListQuery).addSuccess(PaginatedSchema(BrandSuggestion)))
+    projectEndpoint(HttpApiEndpoint.get("list", "/brand-suggestions").setUrlParams(ListQuery).addSuccess(PaginatedSchema(BrandSuggestion))).addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "brands:read",
         "List brand suggestions",
@@ -113,13 +113,16 @@ export class SuggestionsApi extends HttpApiGroup.make("brandSuggestions")
   )
   .add(
     projectEndpoint(HttpApiEndpoint.get("get", "/brand-suggestions/:suggestion").setPath(path).setUrlParams(OneQuery).addSuccess(DataOf(BrandSuggestion)))
+      .addError(ErrorSchemas.ValidationError)
       .addError(ErrorSchemas.NotFound)
       .pipe(guarded("brands:read", "Read a brand suggestion", "One suggestion with its evidence (every stored answer, or the optional window), gate or not, and its backfill."))
   )
   .add(
     projectEndpoint(HttpApiEndpoint.post("accept", "/brand-suggestions/:suggestion/accept").setPath(path).setPayload(AcceptBody)
       .addSuccess(DataOf(Decision), { status: 201 }))
+      .addError(ErrorSchemas.ValidationError)
       .addError(ErrorSchemas.NotFound)
+      .addError(ErrorSchemas.Conflict)
       .pipe(guarded(
         "brands:write",
         "Accept a brand suggestion",
@@ -131,7 +134,9 @@ export class SuggestionsApi extends HttpApiGroup.make("brandSuggestions")
   .add(
     projectEndpoint(HttpApiEndpoint.post("merge", "/brand-suggestions/:suggestion/merge").setPath(path).setPayload(MergeBody)
       .addSuccess(DataOf(Decision)))
+      .addError(ErrorSchemas.ValidationError)
       .addError(ErrorSchemas.NotFound)
+      .addError(ErrorSchemas.Conflict)
       .pipe(guarded(
         "brands:write",
         "Merge a brand suggestion into a brand",
@@ -142,6 +147,7 @@ export class SuggestionsApi extends HttpApiGroup.make("brandSuggestions")
   .add(
     projectEndpoint(HttpApiEndpoint.post("dismiss", "/brand-suggestions/:suggestion/dismiss").setPath(path).addSuccess(DataOf(BrandSuggestion)))
       .addError(ErrorSchemas.NotFound)
+      .addError(ErrorSchemas.Conflict)
       .pipe(guarded(
         "brands:write",
         "Dismiss a brand suggestion",
@@ -151,10 +157,11 @@ export class SuggestionsApi extends HttpApiGroup.make("brandSuggestions")
   .add(
     projectEndpoint(HttpApiEndpoint.post("ignore", "/brand-suggestions/:suggestion/ignore").setPath(path).addSuccess(DataOf(Decision), { status: 201 }))
       .addError(ErrorSchemas.NotFound)
+      .addError(ErrorSchemas.Conflict)
       .pipe(guarded("brands:write", "Ignore a brand suggestion", "Creates the brand as `ignored` (never counted, never suggested again). 201."))
   )
   .add(
-    projectEndpoint(HttpApiEndpoint.get("untrackedShare", "/analytics/brands/untracked-share").setUrlParams(ShareQuery).addSuccess(DataOf(UntrackedShare)))
+    projectEndpoint(HttpApiEndpoint.get("untrackedShare", "/analytics/brands/untracked-share").setUrlParams(ShareQuery).addSuccess(DataOf(UntrackedShare))).addError(ErrorSchemas.ValidationError)
       .pipe(guarded(
         "analytics:read",
         "Untracked share",

@@ -7,7 +7,7 @@ import { Effect, Option } from "effect"
 import { type ConfidenceInterval, percentage, wilson } from "../Analytics/Statistics.ts"
 import { BrandLimitReached, BrandsRepo } from "../Brands/Repo.ts"
 import type { Classification, StoredBrand } from "../Domain/Brand.ts"
-import { NotFound, ValidationError } from "../Domain/Errors.ts"
+import { Conflict, NotFound, ValidationError } from "../Domain/Errors.ts"
 import type { Platform } from "../Domain/Platform.ts"
 import { Analyzer } from "../Responses/Analyzer.ts"
 import type { ResponseFilters } from "../Responses/Filters.ts"
@@ -223,7 +223,7 @@ export const getSuggestion = (projectId: number, id: number, filters: ResponseFi
 /** A decision needs an undecided suggestion (open or dismissed). */
 const undecided = (record: SuggestionRecord) =>
   DECIDED.includes(record.status)
-    ? ValidationError.field("status", `The suggestion is already ${record.status}.`)
+    ? Effect.fail(new Conflict({ reason: `The suggestion is already ${record.status}.` }))
     : Effect.succeed(record)
 
 /** The candidate's evidence over every stored answer: the defaults of the brand it becomes. */
@@ -255,7 +255,7 @@ export interface BrandChoice {
   readonly classification?: Classification | undefined
 }
 
-const BRAND_LIMIT = ValidationError.field("brands", "The project already has the most brands it may have.")
+const BRAND_LIMIT = new Conflict({ reason: "The project already has the most brands it may have." })
 
 /**
  * A brand made of the suggestion (the most used spelling, the other spellings as aliases, its domains),
@@ -318,7 +318,7 @@ const deciding = <A, E, R>(
   Effect.gen(function*() {
     const repo = yield* SuggestionsRepo
     const claimed = yield* repo.claim(projectId, record.id, status)
-    if (Option.isNone(claimed)) return yield* ValidationError.field("status", "The suggestion is already decided.")
+    if (Option.isNone(claimed)) return yield* new Conflict({ reason: "The suggestion is already decided." })
     return yield* decided.pipe(
       Effect.onError(() => Effect.asVoid(repo.decide(projectId, record.id, { status: record.status, dismissed_low: record.dismissed_low })))
     )

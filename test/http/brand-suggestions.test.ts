@@ -179,7 +179,9 @@ for (const backend of backends) {
       expect(ignored.status, ignored.text).toBe(201)
       expect(ignored.body.data.brand).toMatchObject({ name: b.name, classification: "ignored" })
       expect((await list(project, "&status=ignored")).map((r) => r.id)).toEqual([b.id])
-      expect((await call("POST", `/api/v1/brand-suggestions/${b.id}/accept`, project, {})).status).toBe(422)
+      const again = await call("POST", `/api/v1/brand-suggestions/${b.id}/accept`, project, {})
+      expect(again.status).toBe(409)
+      expect(again.body).toEqual({ message: "The suggestion is already accepted." })
 
       const hubspot = (await call("GET", "/api/v1/brands", project)).body.data.find((x: any) => x.name === "HubSpot")
       const badMerge = await call("POST", `/api/v1/brand-suggestions/${c.id}/merge`, project, { brand_id: 999999 })
@@ -203,8 +205,8 @@ for (const backend of backends) {
         call("POST", `/api/v1/brand-suggestions/${row.id}/accept`, project, { domains: [] }),
         call("POST", `/api/v1/brand-suggestions/${row.id}/ignore`, project)
       ])
-      expect(replies.map((r) => r.status).sort()).toEqual([201, 422])
-      expect(replies.find((r) => r.status === 422)!.body.errors.status).toBeDefined()
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 409])
+      expect(replies.find((r) => r.status === 409)!.body.message).toMatch(/^The suggestion is already (accepted|decided)\.$/)
       expect((await call("GET", "/api/v1/brands?per_page=100", project)).body.meta.total).toBe(brandsBefore + 1)
       const decided = (await call("GET", `/api/v1/brand-suggestions/${row.id}`, project)).body.data
       expect(["accepted", "ignored"]).toContain(decided.status)
