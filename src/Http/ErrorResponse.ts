@@ -2,6 +2,7 @@ import { HttpApiError, HttpServerResponse } from "@effect/platform"
 import { SqlError } from "@effect/sql"
 import { Cause, Effect, Option } from "effect"
 import {
+  Conflict,
   fieldErrors,
   Forbidden,
   InvalidProjectHeader,
@@ -56,7 +57,7 @@ const serverFailure = (status: 500 | 503, cause: Cause.Cause<unknown>) =>
   })
 
 /** The errors encoded by the API itself, from their schemas. */
-const declared = [Unauthenticated, Forbidden, MissingProjectHeader, InvalidProjectHeader, NotFound, ValidationError, TooManyRequests]
+const declared = [Unauthenticated, Forbidden, MissingProjectHeader, InvalidProjectHeader, NotFound, ValidationError, Conflict, TooManyRequests]
 
 /** A failure the API encodes itself. */
 export type DeclaredError = InstanceType<(typeof declared)[number]>

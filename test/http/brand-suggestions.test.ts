@@ -181,7 +181,7 @@ for (const backend of backends) {
       expect((await list(project, "&status=ignored")).map((r) => r.id)).toEqual([b.id])
       const again = await call("POST", `/api/v1/brand-suggestions/${b.id}/accept`, project, {})
       expect(again.status).toBe(409)
-      expect(again.body).toEqual({ message: "The suggestion is already accepted." })
+      expect(again.body).toEqual({ message: "The suggestion is already ignored." })
 
       const hubspot = (await call("GET", "/api/v1/brands", project)).body.data.find((x: any) => x.name === "HubSpot")
       const badMerge = await call("POST", `/api/v1/brand-suggestions/${c.id}/merge`, project, { brand_id: 999999 })
