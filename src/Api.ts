@@ -17,6 +17,7 @@ import { ResponsesApi } from "./Responses/Api.ts"
 import { SegmentsApi } from "./Segments/Api.ts"
 import { SourcesApi } from "./Sources/Api.ts"
 import { TagsApi } from "./Tags/Api.ts"
+import { AgentsApi } from "./Traffic/AgentsApi.ts"
 
 /** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */
 export class Api extends HttpApi.make("brand-visibility")
@@ -36,6 +37,7 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(BrandMentionsApi)
   .add(AnalyticsApi)
   .add(ApiKeysApi)
+  .add(AgentsApi)
   // Any endpoint may fail with these (ErrorResponse.ts); the other errors are declared where they arise.
   .addError(ErrorSchemas.ServerError)
   .addError(ErrorSchemas.ServiceUnavailable)

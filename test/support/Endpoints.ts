@@ -302,6 +302,7 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     projectScoped: true,
     success: 200
   },
+  { name: "GET /agents", method: "GET", path: () => "/api/v1/agents", ability: null, projectScoped: false, success: 200 },
   { name: "GET /api-keys", method: "GET", path: () => "/api/v1/api-keys", ability: "keys:manage", projectScoped: false, success: 200 },
   {
     name: "POST /api-keys",
