@@ -10,6 +10,7 @@ import authChanges from "./0009_auth_changes.ts"
 import simulatedMonitors from "./0011_simulated_monitors.ts"
 import answerDetails from "./0012_answer_details.ts"
 import citationProject from "./0014_citation_project.ts"
+import agentTraffic from "./0031_agent_traffic.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -27,5 +28,6 @@ export const migrations = {
   "0009_auth_changes": authChanges,
   "0011_simulated_monitors": simulatedMonitors,
   "0012_answer_details": answerDetails,
-  "0014_citation_project": citationProject
+  "0014_citation_project": citationProject,
+  "0031_agent_traffic": agentTraffic
 }

@@ -18,6 +18,7 @@ import { SegmentsApi } from "./Segments/Api.ts"
 import { SourcesApi } from "./Sources/Api.ts"
 import { TagsApi } from "./Tags/Api.ts"
 import { AgentsApi } from "./Traffic/AgentsApi.ts"
+import { TrafficApi } from "./Traffic/Api.ts"
 
 /** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */
 export class Api extends HttpApi.make("brand-visibility")
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(AnalyticsApi)
   .add(ApiKeysApi)
   .add(AgentsApi)
+  .add(TrafficApi)
   // Any endpoint may fail with these (ErrorResponse.ts); the other errors are declared where they arise.
   .addError(ErrorSchemas.ServerError)
   .addError(ErrorSchemas.ServiceUnavailable)

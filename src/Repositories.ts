@@ -43,6 +43,9 @@ import * as Sources from "./Sources/Repo.ts"
 import * as SourcesMemory from "./Sources/RepoMemory.ts"
 import * as Tags from "./Tags/Repo.ts"
 import * as TagsMemory from "./Tags/RepoMemory.ts"
+import { TrafficRepo } from "./Traffic/Repo.ts"
+import { TrafficRepoMemory } from "./Traffic/RepoMemory.ts"
+import * as TrafficSql from "./Traffic/RepoSql.ts"
 
 /** A repository whose every call is a span named after it (`TagsRepo.list`): Observability/Tracing.ts. */
 const withSpans = <I, S extends object, E, R>(tag: Context.Tag<I, S>, layer: Layer.Layer<I, E, R>) =>
@@ -63,7 +66,8 @@ const repositoriesSql = Layer.mergeAll(
   withSpans(ResponsesRepo, Responses.layerSql),
   withSpans(SourcesRepo, Sources.layerSql),
   withSpans(BrandMentionsRepo, BrandMentions.layerSql),
-  withSpans(AnalyticsService, Analytics.layerSql)
+  withSpans(AnalyticsService, Analytics.layerSql),
+  withSpans(TrafficRepo, TrafficSql.layerSql)
 )
 
 /** Every repository on the SQL database, for what authenticates no request (the CLI, workers): no key cache. */
@@ -90,5 +94,6 @@ export const layerMemory = Layer.mergeAll(
   withSpans(ResponsesRepo, ResponsesMemory.layerMemory),
   withSpans(SourcesRepo, SourcesMemory.layerMemory),
   withSpans(BrandMentionsRepo, BrandMentionsMemory.layerMemory),
-  withSpans(AnalyticsService, AnalyticsMemory.layerMemory)
+  withSpans(AnalyticsService, AnalyticsMemory.layerMemory),
+  withSpans(TrafficRepo, TrafficRepoMemory)
 ).pipe(Layer.provideMerge(MemoryStore.layer))

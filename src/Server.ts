@@ -39,6 +39,7 @@ import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
 import { AgentsLive } from "./Traffic/AgentsHttp.ts"
+import { TrafficLive } from "./Traffic/Http.ts"
 import * as Dashboard from "./Web/Dashboard.ts"
 
 const knownRoutes = makeKnownRoutes(Api)
@@ -70,7 +71,7 @@ export const ApiLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive, AgentsLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive, AgentsLive, TrafficLive]),
       Layer.provide(MiddlewareLive),
       Layer.provide([ProjectLookupLive, Ingestion.layer])
     )
