@@ -14,6 +14,9 @@ export interface Fixture {
   readonly source: number
   /** A key of the organization granting only `keys:manage`: one any key manager may revoke. */
   readonly apiKey: number
+  /** A traffic source with one upload. */
+  readonly trafficSource: number
+  readonly trafficUpload: number
 }
 
 export interface EndpointCase {
@@ -302,6 +305,38 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     projectScoped: true,
     success: 200
   },
+  { name: "GET /traffic-sources", method: "GET", path: () => "/api/v1/traffic-sources", ability: "traffic:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /traffic-sources",
+    method: "POST",
+    path: () => "/api/v1/traffic-sources",
+    ability: "traffic:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Logs"), site_hosts: ["www.example.com"], format: "combined" }),
+    success: 201
+  },
+  { name: "GET /traffic-sources/{traffic_source}", method: "GET", path: (f) => `/api/v1/traffic-sources/${f.trafficSource}`, ability: "traffic:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /traffic-sources/{traffic_source}",
+    method: "PATCH",
+    path: (f) => `/api/v1/traffic-sources/${f.trafficSource}`,
+    ability: "traffic:write",
+    projectScoped: true,
+    body: () => ({ format: "auto" }),
+    success: 200
+  },
+  { name: "DELETE /traffic-sources/{traffic_source}", method: "DELETE", path: (f) => `/api/v1/traffic-sources/${f.trafficSource}`, ability: "traffic:write", projectScoped: true, success: 204 },
+  { name: "POST /traffic-sources/{traffic_source}/uploads", method: "POST", path: (f) => `/api/v1/traffic-sources/${f.trafficSource}/uploads`, ability: "traffic:write", projectScoped: true, success: 202 },
+  {
+    name: "GET /traffic-sources/{traffic_source}/uploads/{upload}",
+    method: "GET",
+    path: (f) => `/api/v1/traffic-sources/${f.trafficSource}/uploads/${f.trafficUpload}`,
+    ability: "traffic:read",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /analytics/agent-traffic", method: "GET", path: () => `/api/v1/analytics/agent-traffic?${analyticsWindow()}&platforms[]=chatgpt`, ability: "traffic:read", projectScoped: true, success: 200 },
+  { name: "GET /analytics/ai-referrals", method: "GET", path: () => `/api/v1/analytics/ai-referrals?${analyticsWindow()}&group_by=page`, ability: "traffic:read", projectScoped: true, success: 200 },
   { name: "GET /agents", method: "GET", path: () => "/api/v1/agents", ability: null, projectScoped: false, success: 200 },
   { name: "GET /api-keys", method: "GET", path: () => "/api/v1/api-keys", ability: "keys:manage", projectScoped: false, success: 200 },
   {
@@ -379,7 +414,11 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   const sources = await server.request("GET", "/api/v1/sources", { key, project })
   const source = sources.body.data.at(-1).id as number
   const apiKey = await ok("POST", "/api/v1/api-keys", undefined, { name: unique("fixture key"), abilities: ["keys:manage"], project_ids: null, expires_at: null })
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey }
+  const trafficSource = await ok("POST", "/api/v1/traffic-sources", project, { name: unique("fixture logs") })
+  const uploaded = await server.request("POST", `/api/v1/traffic-sources/${trafficSource}/uploads`, { key, project, rawBody: `fixture log ${++counter}\n` })
+  if (uploaded.status !== 202) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`)
+  const trafficUpload = uploaded.body.data.id as number
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, trafficSource, trafficUpload }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>
