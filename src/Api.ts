@@ -17,7 +17,7 @@ import { ResponsesApi } from "./Responses/Api.ts"
 import { SegmentsApi } from "./Segments/Api.ts"
 import { SourcesApi } from "./Sources/Api.ts"
 import { TagsApi } from "./Tags/Api.ts"
-import { AgentsApi } from "./Traffic/AgentsApi.ts"
+import { AgentsApi } from "./Traffic/ApiAgents.ts"
 import { TrafficApi } from "./Traffic/Api.ts"
 
 /** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */

@@ -38,7 +38,7 @@ import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
-import { AgentsLive } from "./Traffic/AgentsHttp.ts"
+import { AgentsLive } from "./Traffic/HttpAgents.ts"
 import { TrafficLive } from "./Traffic/Http.ts"
 import * as Dashboard from "./Web/Dashboard.ts"
 

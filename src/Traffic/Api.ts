@@ -9,7 +9,54 @@ import { projectResourceApi } from "../Http/ProjectResourceApi.ts"
 import { ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf } from "../Http/Responses.ts"
 import { AgentTrafficRow, AiReferralRow, referralGroupings } from "./Analytics.ts"
-import { CreateTrafficSource, TrafficSource, TrafficUpload, UpdateTrafficSource, uploadStatuses } from "./Sources.ts"
+import { formats } from "./Formats/Formats.ts"
+import { TrafficSource, TrafficUpload, uploadStatuses } from "./Sources.ts"
+
+const fieldPath = (field: string) => Fields.text(field, 255)
+
+const FieldMapInput = Schema.Struct({
+  time: fieldPath("field_map.time"),
+  path: fieldPath("field_map.path"),
+  status: fieldPath("field_map.status"),
+  method: Fields.optional(fieldPath("field_map.method")),
+  host: Fields.optional(fieldPath("field_map.host")),
+  bytes: Fields.optional(fieldPath("field_map.bytes")),
+  user_agent: Fields.optional(fieldPath("field_map.user_agent")),
+  ip: Fields.optional(fieldPath("field_map.ip")),
+  referer: Fields.optional(fieldPath("field_map.referer")),
+  content_type: Fields.optional(fieldPath("field_map.content_type"))
+}).annotations({ message: () => "The field map field must be an object." })
+
+const siteHosts = Fields.boundedArray("site_hosts", Fields.hostname("site_hosts item"), 50).pipe(
+  Schema.transform(Schema.Array(Schema.String), { strict: true, decode: (hosts) => [...new Set(hosts)], encode: (hosts) => hosts })
+).annotations({
+  jsonSchema: {
+    type: "array",
+    items: { type: "string", format: "hostname" },
+    maxItems: 50,
+    description: "At most 50 hostnames (`www.example.com`), stored lower-case; repeats count once. Empty: every host is counted."
+  }
+})
+
+const fields = {
+  site_hosts: siteHosts,
+  format: Fields.oneOf("format", formats),
+  field_map: Schema.NullOr(FieldMapInput)
+}
+
+export const CreateTrafficSource = Fields.input({
+  name: Fields.text("name", 255),
+  site_hosts: Fields.optional(fields.site_hosts),
+  format: Fields.optional(fields.format),
+  field_map: Fields.optional(fields.field_map)
+}).annotations({ examples: [{ name: "nginx www", site_hosts: ["www.example.com", "example.com"], format: "combined" }] })
+
+export const UpdateTrafficSource = Fields.input({
+  name: Fields.optional(Fields.text("name", 255)),
+  site_hosts: Fields.optional(fields.site_hosts),
+  format: Fields.optional(fields.format),
+  field_map: Fields.optional(fields.field_map)
+}).annotations({ examples: [{ format: "auto" }] })
 
 const WindowQuery = {
   start_date: rawQuery("First day of the window (inclusive, UTC), `YYYY-MM-DD`.", { type: "string", format: "date" }),
