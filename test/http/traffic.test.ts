@@ -276,7 +276,8 @@ describe.each(backends)("agent traffic (%s)", (backend) => {
       expect(future.body.errors).toEqual({ end_date: ["The end date field must be a date before or equal to today."] })
     })
 
-    it.runIf(backend !== "memory")("stores no address in any table", async () => {
+    // The database's tables, scanned: the SQL backends only (the memory store has no tables to scan).
+    if (backend !== "memory") it("stores no address in any table", async () => {
       const source = await newSource()
       const sent = await upload(source.id, Buffer.from(logOf(day(-6))))
       await settled(source.id, sent.body.data.id)
