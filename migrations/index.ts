@@ -12,6 +12,7 @@ import answerDetails from "./0012_answer_details.ts"
 import citationProject from "./0014_citation_project.ts"
 import brandSuggestions from "./0015_brand_suggestions.ts"
 import webhooks from "./0016_webhooks.ts"
+import agentTraffic from "./0017_agent_traffic.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -31,5 +32,6 @@ export const migrations = {
   "0012_answer_details": answerDetails,
   "0014_citation_project": citationProject,
   "0015_brand_suggestions": brandSuggestions,
-  "0016_webhooks": webhooks
+  "0016_webhooks": webhooks,
+  "0017_agent_traffic": agentTraffic
 }

@@ -35,7 +35,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Sources: "The domains and URLs that answers cite, found by the analysis of each answer.",
   "Brand mentions": "Each brand found in an answer: its position and its sentiment.",
   Analytics: "Visibility, share of voice, position, sentiment and citations over a window of days, with the counts behind every percentage.",
-  "API keys": "The organization's API keys: their abilities, projects and expiry; a new key is shown once."
+  "API keys": "The organization's API keys: their abilities, projects and expiry; a new key is shown once.",
+  "Agent traffic": "A site's own logs read for the AI crawlers and assistants that fetch its pages (with a verdict on each claimed name) and the visits AI platforms send: traffic sources, log uploads and their analytics.",
+  Agents: "The catalogue of AI crawlers and assistants recognised in a site's logs, with the address lists that verify them."
 }
 
 /** One tag per title, each with its description (a title not listed keeps none, and the linter says so). */

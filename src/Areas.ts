@@ -14,6 +14,7 @@ import { SegmentsArea } from "./Segments/Http.ts"
 import { SourcesArea } from "./Sources/Http.ts"
 import { SuggestionsArea } from "./Suggestions/Http.ts"
 import { TagsArea } from "./Tags/Http.ts"
+import { TrafficArea } from "./Traffic/Http.ts"
 import { WebhooksArea } from "./Webhooks/Http.ts"
 
 /**
@@ -37,5 +38,6 @@ export const areas = [
   BrandMentionsArea,
   AnalyticsArea,
   ApiKeysArea,
+  TrafficArea,
   WebhooksArea
 ] as const

@@ -8,6 +8,7 @@ import { keys } from "./Keys.ts"
 import { migrate } from "./Migrate.ts"
 import { orgs } from "./Orgs.ts"
 import { reanalyze } from "./Reanalyze.ts"
+import { traffic } from "./Traffic.ts"
 
 /** `bvm`: administration of the service from the shell (organizations, API keys, schema, bulk import, re-analysis, backups, platform checks). */
 export const root = Command.make("bvm").pipe(
@@ -15,7 +16,7 @@ export const root = Command.make("bvm").pipe(
     "Administer the brand visibility monitor. Uses DATABASE_URL, or the embedded database under DATA_DIR " +
       "(shared with a running server)."
   ),
-  Command.withSubcommands([orgs, keys, migrate, importCommand, reanalyze, candidates, backup, restore, collector])
+  Command.withSubcommands([orgs, keys, migrate, importCommand, reanalyze, candidates, backup, restore, collector, traffic])
 )
 
 export const run = Command.run(root, { name: "bvm", version: packageJson.version })

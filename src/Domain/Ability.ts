@@ -21,6 +21,8 @@ export const abilities = [
   "responses:write",
   "citations:read",
   "analytics:read",
+  "traffic:read",
+  "traffic:write",
   "keys:manage",
   "webhooks:manage"
 ] as const

@@ -161,6 +161,9 @@ const isNoRoute = (url: string): boolean => {
   return path.includes(";") || path.includes("#") || path.includes("//") || (path.length > 1 && path.endsWith("/"))
 }
 
+/** `POST /traffic-sources/{id}/uploads`: the one body that is not JSON, and has no size limit. */
+const LOG_UPLOAD = /^\/api\/v1\/traffic-sources\/[^/?#]+\/uploads(?:\?|$)/
+
 /** Applies the body limits and the path rules above to every request of the app. */
 export const guardInput = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
   Effect.gen(function*() {
@@ -169,6 +172,8 @@ export const guardInput = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E,
       return HttpServerResponse.unsafeJson({ message: "Not found" }, { status: 404 })
     }
     if (!methodsWithBody.has(request.method)) return yield* app
+    // A log upload is raw bytes of any size, streamed by its endpoint to a file (src/Traffic/Uploads.ts).
+    if (request.method === "POST" && LOG_UPLOAD.test(request.url)) return yield* app
     const length = Number(request.headers["content-length"] ?? "0")
     if (length > MAX_BODY_BYTES) {
       // Answered unread; the connection is closed rather than drained.

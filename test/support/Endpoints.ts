@@ -21,6 +21,9 @@ export interface Fixture {
   readonly suggestion: number
   /** A webhook of the project, to a public address (never sent to: no delivery loop runs in these tests). */
   readonly webhook: number
+  /** A traffic source with one upload. */
+  readonly trafficSource: number
+  readonly trafficUpload: number
   /** A resource of each plain CRUD area (`plainAreas`), by its path parameter: `segment`. */
   readonly [resource: string]: number
 }
@@ -330,6 +333,39 @@ const writtenOut: ReadonlyArray<EndpointCase> = [
     projectScoped: true,
     success: 200
   },
+  { name: "GET /traffic-sources", method: "GET", path: () => "/api/v1/traffic-sources", ability: "traffic:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /traffic-sources",
+    method: "POST",
+    path: () => "/api/v1/traffic-sources",
+    ability: "traffic:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Logs"), site_hosts: ["www.example.com"], format: "combined" }),
+    success: 201
+  },
+  { name: "GET /traffic-sources/{traffic_source}", method: "GET", path: (f) => `/api/v1/traffic-sources/${f.trafficSource}`, ability: "traffic:read", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /traffic-sources/{traffic_source}",
+    method: "PATCH",
+    path: (f) => `/api/v1/traffic-sources/${f.trafficSource}`,
+    ability: "traffic:write",
+    projectScoped: true,
+    body: () => ({ format: "auto" }),
+    success: 200
+  },
+  { name: "DELETE /traffic-sources/{traffic_source}", method: "DELETE", path: (f) => `/api/v1/traffic-sources/${f.trafficSource}`, ability: "traffic:write", projectScoped: true, success: 204 },
+  { name: "POST /traffic-sources/{traffic_source}/uploads", method: "POST", path: (f) => `/api/v1/traffic-sources/${f.trafficSource}/uploads`, ability: "traffic:write", projectScoped: true, success: 202 },
+  {
+    name: "GET /traffic-sources/{traffic_source}/uploads/{upload}",
+    method: "GET",
+    path: (f) => `/api/v1/traffic-sources/${f.trafficSource}/uploads/${f.trafficUpload}`,
+    ability: "traffic:read",
+    projectScoped: true,
+    success: 200
+  },
+  { name: "GET /analytics/agent-traffic", method: "GET", path: () => `/api/v1/analytics/agent-traffic?${analyticsWindow()}&platforms[]=chatgpt`, ability: "traffic:read", projectScoped: true, success: 200 },
+  { name: "GET /analytics/ai-referrals", method: "GET", path: () => `/api/v1/analytics/ai-referrals?${analyticsWindow()}&group_by=page`, ability: "traffic:read", projectScoped: true, success: 200 },
+  { name: "GET /agents", method: "GET", path: () => "/api/v1/agents", ability: null, projectScoped: false, success: 200 },
   { name: "GET /api-keys", method: "GET", path: () => "/api/v1/api-keys", ability: "keys:manage", projectScoped: false, success: 200 },
   {
     name: "POST /api-keys",
@@ -491,7 +527,11 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   for (const area of plainAreas) {
     if (area.param !== "segment") plain[area.param] = await ok("POST", `/api/v1${area.collection}`, project, area.create)
   }
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion, webhook, ...plain }
+  const trafficSource = await ok("POST", "/api/v1/traffic-sources", project, { name: unique("fixture logs") })
+  const uploaded = await server.request("POST", `/api/v1/traffic-sources/${trafficSource}/uploads`, { key, project, rawBody: `fixture log ${++counter}\n` })
+  if (uploaded.status !== 202) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`)
+  const trafficUpload = uploaded.body.data.id as number
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion, webhook, trafficSource, trafficUpload, ...plain }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>
