@@ -116,6 +116,15 @@ export class TrafficApi extends projectResourceApi({
       .addSuccess(DataOf(Schema.Struct({ id: Schema.Number, status: Schema.Literal(...uploadStatuses) })), { status: 202 })
       .addError(ErrorSchemas.NotFound)
       .addError(ErrorSchemas.ValidationError)
+      // The body is read as a stream by the handler, not decoded by the API: described here for the document.
+      .annotate(OpenApi.Transform, (operation) => ({
+        ...operation,
+        requestBody: {
+          required: true,
+          description: "The raw log file, plain or gzip-compressed.",
+          content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } }
+        }
+      }))
       .pipe(guarded(
         "traffic:write",
         "Upload a log",
