@@ -10,6 +10,7 @@ import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { listed } from "../Http/Cursor.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
+import { searchWords } from "./Filters.ts"
 import { Ingestion } from "./Ingestion.ts"
 import { citationKeyParts, defaultResponseOrder, responseKeyParts, ResponsesRepo } from "./Repo.ts"
 
@@ -42,7 +43,8 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             monitorId: urlParams.monitor_id,
             promptId: urlParams.prompt_id,
             platform: urlParams.platform,
-            status: urlParams.status
+            status: urlParams.status,
+            words: urlParams.q === undefined ? undefined : searchWords(urlParams.q)
           }
           const order = {
             by: urlParams.sort_by ?? defaultResponseOrder.by,
