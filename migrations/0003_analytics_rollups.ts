@@ -13,8 +13,8 @@ import {
 /**
  * Daily and monthly rollups of analyzed responses and their citations, kept exact by triggers, so that
  * analytics sum a few hundred thousand day rows instead of joining millions of citations
- * (docs/performance.md). Four cuts (./rollups.ts): the whole project, per group, per tag, per tag and
- * group; 0005 adds pairs of tags.
+ * (docs/performance.md, "How analytics stay fast"). Four cuts (./rollups.ts): the whole project, per
+ * group, per tag, per tag and group; 0005 adds pairs of tags.
  *
  * Invariant: every rollup equals the aggregate of the analyzed responses and citations that exist.
  * The triggers keep it on every path, the API, `cli import`, plain SQL and cascades:

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Citations carry their project (docs/performance.md, "Lists"), as brand mentions always have: the list of
+ * Citations carry their project (docs/performance.md, "Large lists"), as brand mentions always have: the list of
  * a project's citations and its exact total are read from `citations` alone, on `(project_id, id)`,
  * instead of joining every citation to its response to learn whose it is.
  *

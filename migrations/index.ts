@@ -10,6 +10,8 @@ import authChanges from "./0009_auth_changes.ts"
 import simulatedMonitors from "./0011_simulated_monitors.ts"
 import answerDetails from "./0012_answer_details.ts"
 import citationProject from "./0014_citation_project.ts"
+import brandSuggestions from "./0015_brand_suggestions.ts"
+import webhooks from "./0016_webhooks.ts"
 
 /**
  * Every migration, by `NNNN_name`. Imported statically rather than found on disk at run time, so the
@@ -27,5 +29,7 @@ export const migrations = {
   "0009_auth_changes": authChanges,
   "0011_simulated_monitors": simulatedMonitors,
   "0012_answer_details": answerDetails,
-  "0014_citation_project": citationProject
+  "0014_citation_project": citationProject,
+  "0015_brand_suggestions": brandSuggestions,
+  "0016_webhooks": webhooks
 }

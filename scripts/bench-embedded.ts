@@ -1,7 +1,8 @@
 /**
  * `npm run bench:embedded [-- --answers 30000 --brands 300 --days 730 --requests 20 --without-statistics --via-cli]`:
- * brand analytics on the embedded database after a realistic import (docs/performance.md, "Brand
- * analytics on the embedded database"). Not part of the test suite.
+ * brand analytics on the embedded database after a realistic import (docs/performance.md, "Analytics
+ * beside light requests"; its latest results are copied by hand into docs/performance-runs.md). Not
+ * part of the test suite.
  *
  * In a temporary DATA_DIR (removed afterwards): an organization with a project of `--brands` brands, 2
  * monitors (7 platforms), 40 prompts (a third of them tagged), and another organization with a few tags

@@ -17,7 +17,7 @@
  * counts the statements and round trips each request sends to PostgreSQL, and the service (then the
  * baseline) under the list load with V8's CPU profiler.
  *
- * The table is printed and written into docs/performance.md between its markers (--no-docs: not).
+ * The table is printed and written into docs/performance-runs.md between its markers (--no-docs: not).
  * Targets are reported, never asserted.
  */
 import * as esbuild from "esbuild"
@@ -56,7 +56,7 @@ if (argv.includes("--help") || argv.includes("-h")) {
   --only LIST            scenarios, comma-separated, of: ${SCENARIOS.join(", ")} (all)
   --log-level LEVEL      the service's LOG_LEVEL, and whether the baseline writes its access log (info, as npm start)
   --no-profile           skip the statement counts and CPU profiles
-  --no-docs              do not write docs/performance.md
+  --no-docs              do not write docs/performance-runs.md
 
 Scenarios: get = GET /api/v1/prompts/{id} (one prompt and its tags); list = GET /api/v1/prompts?page=2
 (25 prompts with their tags, and the count); post = POST /api/v1/responses (an answer naming 2-3 brands,
@@ -82,7 +82,7 @@ const selected = SCENARIOS.filter((name) => ONLY.includes(name))
 
 const serverUrl = requireDatabaseUrl("bench:http")
 const root = fileURLToPath(new URL("..", import.meta.url))
-const docsFile = Path.join(root, "docs/performance.md")
+const docsFile = Path.join(root, "docs/performance-runs.md")
 
 // ---------------------------------------------------------------------------
 // Servers and scenarios

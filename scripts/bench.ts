@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --requests 30 --warmup 5 --budget 45 --only sources --no-docs]`: latency of the
- * analytics and brand-mention endpoints on the dataset of `npm run bench:data` (docs/performance.md).
+ * analytics and brand-mention endpoints on the dataset of `npm run bench:data` (docs/performance.md, "Running the benchmarks").
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bvm_bench npm run bench
  *
@@ -20,8 +20,8 @@
  * (default 45; 0 means no limit) once it has at least 5 samples of each, and the warm-up after 10 s
  * once it has one. `n` in the table is the number of measured samples of each side.
  *
- * The table is printed (markdown) and written into docs/performance.md between the markers of its
- * "Benchmarks" section (`--no-docs` skips the file). Targets: every analytics request of a 90-day
+ * The table is printed (markdown) and written into docs/performance-runs.md between its markers (the
+ * full tables of the latest runs; `--no-docs` skips the file). Targets: every analytics request of a 90-day
  * window (sources, URLs and their series; brands, their series and prompts) under 100 ms at p95, with
  * api/sql p50 at most 1.2.
  */
@@ -70,7 +70,7 @@ const TARGET_P95_MS = 100
 const TARGET_OVERHEAD = 1.2
 
 const url = requireDatabaseUrl("bench")
-const docsFile = fileURLToPath(new URL("../docs/performance.md", import.meta.url))
+const docsFile = fileURLToPath(new URL("../docs/performance-runs.md", import.meta.url))
 
 // ---------------------------------------------------------------------------
 // Scenarios
@@ -643,7 +643,7 @@ const main = async () => {
     console.log(report)
     if (WRITE_DOCS) {
       writeResults(docsFile, report)
-      console.error(`\nwritten to ${docsFile} (Benchmarks section)`)
+      console.error(`\nwritten to ${docsFile}`)
     }
   } finally {
     if (keyId !== undefined) {

@@ -39,6 +39,7 @@ import { ProjectsRepo } from "../src/Projects/Repo.ts"
 import { PromptsRepo } from "../src/Prompts/Repo.ts"
 import * as Repositories from "../src/Repositories.ts"
 import { Analyzer } from "../src/Responses/Analyzer.ts"
+import { Ingestion } from "../src/Responses/Ingestion.ts"
 import { TagsRepo } from "../src/Tags/Repo.ts"
 
 const DAYS = Number(process.env.DEMO_DAYS ?? 90)
@@ -228,7 +229,8 @@ api "$BASE/brand-mentions?include=brand&per_page=5"
   )
 )
 
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), NoProviders, Analyzer.threads()).pipe(
+const Live = Layer.mergeAll(Jobs.layerSql, Ingestion.layer, NoProviders).pipe(
+  Layer.provideMerge(Layer.merge(Repositories.layerSql, Analyzer.threads())),
   Layer.provide(Migrations.layer),
   Layer.provideMerge(Database.layer({ shareRunning: true })),
   Layer.provideMerge(Settings.layer)

@@ -16,7 +16,9 @@ import { PromptsApi } from "./Prompts/Api.ts"
 import { ResponsesApi } from "./Responses/Api.ts"
 import { SegmentsApi } from "./Segments/Api.ts"
 import { SourcesApi } from "./Sources/Api.ts"
+import { SuggestionsApi } from "./Suggestions/Api.ts"
 import { TagsApi } from "./Tags/Api.ts"
+import { WebhooksApi } from "./Webhooks/Api.ts"
 
 /** The whole API, declared once: it gives the server, the OpenAPI document and a typed client. */
 export class Api extends HttpApi.make("brand-visibility")
@@ -31,11 +33,13 @@ export class Api extends HttpApi.make("brand-visibility")
   .add(TagsApi)
   .add(BrandsApi)
   .add(SegmentsApi)
+  .add(SuggestionsApi)
   .add(ResponsesApi)
   .add(SourcesApi)
   .add(BrandMentionsApi)
   .add(AnalyticsApi)
   .add(ApiKeysApi)
+  .add(WebhooksApi)
   // Any endpoint may fail with these (ErrorResponse.ts); the other errors are declared where they arise.
   .addError(ErrorSchemas.ServerError)
   .addError(ErrorSchemas.ServiceUnavailable)

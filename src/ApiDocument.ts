@@ -29,6 +29,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Tags: "Labels on prompts, by which the lists and the analytics filter.",
   Brands: "The project's brand and its competitors, with the names and domains that detect them in answers.",
   Segments: "Groups of brands (a market, a category) that the brand analytics compare within.",
+  "Brand suggestions": "The brands the stored answers name that the project does not track, with their evidence; accept, merge, dismiss or ignore them.",
+  Webhooks: "Signed HTTP callbacks (Standard Webhooks) and Slack messages when runs complete, with every delivery and attempt recorded.",
   Responses: "The platforms' answers, as collected or sent to `POST /responses`, with their citations and brand mentions.",
   Sources: "The domains and URLs that answers cite, found by the analysis of each answer.",
   "Brand mentions": "Each brand found in an answer: its position and its sentiment.",

@@ -38,6 +38,10 @@ export interface AppSettings {
   readonly metrics: boolean
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   readonly metricsToken: Option.Option<Redacted.Redacted>
+  /** `WEBHOOK_ALLOW_PRIVATE=true`: webhooks may target private and loopback addresses, and `http://` (docs/webhooks.md). */
+  readonly webhookAllowPrivate: boolean
+  /** When set, webhook secrets are stored sealed under it (Webhooks/SecretBox.ts). */
+  readonly webhookSecretsKey: Option.Option<Redacted.Redacted>
 }
 
 /** Log level names, in any case. */
@@ -112,6 +116,10 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   metrics: onOff("METRICS", "off"),
   metricsToken: Config.option(Config.redacted("METRICS_TOKEN")).pipe(
     Config.map(Option.filter((token) => Redacted.value(token).trim() !== ""))
+  ),
+  webhookAllowPrivate: onOff("WEBHOOK_ALLOW_PRIVATE", "off"),
+  webhookSecretsKey: Config.option(Config.redacted("WEBHOOK_SECRETS_KEY")).pipe(
+    Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
   )
 })
 
@@ -137,6 +145,8 @@ export class Settings extends Context.Tag("Settings")<Settings, AppSettings>() {
     collectorMissedDays: 7,
     metrics: false,
     metricsToken: Option.none(),
+    webhookAllowPrivate: false,
+    webhookSecretsKey: Option.none(),
     ...overrides
   })
   static readonly layerWith = (overrides: Partial<AppSettings> = {}) => Layer.succeed(Settings, Settings.make(overrides))

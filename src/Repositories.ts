@@ -14,7 +14,11 @@ import { PromptsRepo } from "./Prompts/Repo.ts"
 import { ResponsesRepo } from "./Responses/Repo.ts"
 import { SegmentsRepo } from "./Segments/Repo.ts"
 import { SourcesRepo } from "./Sources/Repo.ts"
+import { SuggestionsRepo } from "./Suggestions/Repo.ts"
 import { TagsRepo } from "./Tags/Repo.ts"
+import { WebhooksRepo } from "./Webhooks/Repo.ts"
+import * as Webhooks from "./Webhooks/Repo.ts"
+import * as WebhooksMemory from "./Webhooks/RepoMemory.ts"
 import * as Analytics from "./Analytics/AnalyticsSql.ts"
 import * as AnalyticsMemory from "./Analytics/AnalyticsMemory.ts"
 import * as ApiKeys from "./ApiKeys/Repo.ts"
@@ -41,6 +45,8 @@ import * as Segments from "./Segments/Repo.ts"
 import * as SegmentsMemory from "./Segments/RepoMemory.ts"
 import * as Sources from "./Sources/Repo.ts"
 import * as SourcesMemory from "./Sources/RepoMemory.ts"
+import * as Suggestions from "./Suggestions/Repo.ts"
+import * as SuggestionsMemory from "./Suggestions/RepoMemory.ts"
 import * as Tags from "./Tags/Repo.ts"
 import * as TagsMemory from "./Tags/RepoMemory.ts"
 
@@ -63,7 +69,9 @@ const repositoriesSql = Layer.mergeAll(
   withSpans(ResponsesRepo, Responses.layerSql),
   withSpans(SourcesRepo, Sources.layerSql),
   withSpans(BrandMentionsRepo, BrandMentions.layerSql),
-  withSpans(AnalyticsService, Analytics.layerSql)
+  withSpans(AnalyticsService, Analytics.layerSql),
+  withSpans(SuggestionsRepo, Suggestions.layerSql),
+  withSpans(WebhooksRepo, Webhooks.layerSql)
 )
 
 /** Every repository on the SQL database, for what authenticates no request (the CLI, workers): no key cache. */
@@ -90,5 +98,7 @@ export const layerMemory = Layer.mergeAll(
   withSpans(ResponsesRepo, ResponsesMemory.layerMemory),
   withSpans(SourcesRepo, SourcesMemory.layerMemory),
   withSpans(BrandMentionsRepo, BrandMentionsMemory.layerMemory),
-  withSpans(AnalyticsService, AnalyticsMemory.layerMemory)
+  withSpans(AnalyticsService, AnalyticsMemory.layerMemory),
+  withSpans(SuggestionsRepo, SuggestionsMemory.layerMemory),
+  withSpans(WebhooksRepo, WebhooksMemory.layerMemory)
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -37,7 +37,9 @@ import { SourcesLive } from "./Sources/Http.ts"
 import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
 import { SegmentsLive } from "./Segments/Http.ts"
+import { SuggestionsLive } from "./Suggestions/Http.ts"
 import { TagsLive } from "./Tags/Http.ts"
+import { WebhooksLive } from "./Webhooks/Http.ts"
 import * as Dashboard from "./Web/Dashboard.ts"
 
 const knownRoutes = makeKnownRoutes(Api)
@@ -68,7 +70,7 @@ export const ApiRoutesLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive]),
+      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, SuggestionsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive, WebhooksLive]),
       Layer.provide(MiddlewareLive),
       Layer.provide([ProjectLookupLive, Ingestion.layer])
     )

@@ -1,7 +1,8 @@
 /**
- * Writes the generated part of the "Benchmarks" section of docs/performance.md: only the text between
- * the two markers below is replaced; every other line of the file (other sections, the hand-written
- * parts of this one) is kept as it is. The file is read again right before it is written.
+ * Writes the results of `npm run bench` into docs/performance-runs.md (the full tables of the latest
+ * runs): only the text between the two markers below is replaced; every other line of the file (the
+ * other benchmarks' blocks, the hand-written parts) is kept as it is. The file is read again right
+ * before it is written. Without the markers, the results go at the end of a "Benchmarks" section.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"

@@ -59,14 +59,19 @@ const responsesIn = (db: MemoryTables, projectId: number, filters: Filters, from
   return result
 }
 
-/** The citations of each response, read once per request. */
-const citationIndex = (db: MemoryTables) => {
-  const byResponse = new Map<number, Array<CitationRow>>()
-  for (const citation of db.citations.values()) {
-    byResponse.set(citation.response_id, [...(byResponse.get(citation.response_id) ?? []), citation])
+/** Rows of a response's (its citations, its mentions) by response, read once per request. */
+const byResponse = <Row extends { readonly response_id: number }>(rows: Iterable<Row>) => {
+  const index = new Map<number, Array<Row>>()
+  for (const row of rows) {
+    const of = index.get(row.response_id)
+    if (of === undefined) index.set(row.response_id, [row])
+    else of.push(row)
   }
-  return (response: ResponseRow): ReadonlyArray<CitationRow> => byResponse.get(response.id) ?? []
+  return (response: ResponseRow): ReadonlyArray<Row> => index.get(response.id) ?? []
 }
+
+/** The citations of each response, read once per request. */
+const citationIndex = (db: MemoryTables) => byResponse<CitationRow>(db.citations.values())
 
 type CitationsOf = ReturnType<typeof citationIndex>
 
@@ -178,13 +183,7 @@ const isSelected = (db: MemoryTables, selection: BrandSelection, brandId: number
   (selection.segments === undefined || selection.segments.some((segment) => db.brandSegments.has(`${brandId}:${segment}`)))
 
 /** The mentions of each response, read once per request. */
-const mentionIndex = (db: MemoryTables) => {
-  const byResponse = new Map<number, Array<BrandMentionRow>>()
-  for (const mention of db.brandMentions.values()) {
-    byResponse.set(mention.response_id, [...(byResponse.get(mention.response_id) ?? []), mention])
-  }
-  return (response: ResponseRow): ReadonlyArray<BrandMentionRow> => byResponse.get(response.id) ?? []
-}
+const mentionIndex = (db: MemoryTables) => byResponse<BrandMentionRow>(db.brandMentions.values())
 
 type MentionsOf = ReturnType<typeof mentionIndex>
 

@@ -22,6 +22,7 @@ import { makeBrandAnalyticsSql } from "./BrandAnalyticsSql.ts"
 import * as HigherOrder from "./HigherOrder.ts"
 import type { HigherOrderPrompt } from "./HigherOrder.ts"
 import { type Read, readsOf } from "./Reads.ts"
+import * as SqlFilters from "./SqlFilters.ts"
 
 /**
  * Analytics on PostgreSQL (or PGlite), set-based: one statement per request. Nothing is queried per
@@ -74,8 +75,6 @@ const SeriesRow = Schema.Union(
   Schema.Struct({ kind: Schema.Literal("hit"), id: Id, source_id: Schema.Null, url: Schema.Null, bucket: Schema.String, n: Schema.Int })
 )
 
-/** A boundary of a period: whole seconds, so `to_timestamp` is exact (and works before year 1). */
-const seconds = (ms: number) => ms / 1000
 
 /** Which rollup cut answers these filters (see the module comment). */
 type Cut =
@@ -102,7 +101,8 @@ type Infix = "" | `${Exclude<RollupCut, "all">}_`
 /**
  * What a month of a rollup's monthly rows costs to read, in days of its daily rows (`readsOf`): the
  * more keys a cut has, the fewer of its rows a month merges. Measured on the bench dataset
- * (docs/performance.md); they choose between reads of equal results, so they only ever change speed.
+ * (docs/performance-history.md, "Analytics: from joins of the raw rows to rollups"); they choose
+ * between reads of equal results, so they only ever change speed.
  */
 const MONTH_COST_DAYS: Record<"source" | "url", Record<Infix, number>> = {
   source: { "": 2, group_: 6, tag_: 3, tag_group_: 8, tag_pair_: 4, tag_pair_group_: 11 },
@@ -124,23 +124,9 @@ export const layerSql = Layer.effect(
     /** The current UTC day: `readsOf` knows the days after it are empty. */
     const today = Effect.map(Clock.currentTimeMillis, (now) => bucketStart("day", now))
 
-    /**
-     * Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and
-     * monitor filters (the tag filter is the caller's: see `higherOrderOf`).
-     */
+    /** Responses `r` in [from, to) passing the filters but tags (see `higherOrderOf` for those): SqlFilters.ts. */
     const inRange = (projectId: number, filters: Filters, from: number, to: number): Fragment =>
-      sql.and([
-        sql`r.project_id = ${projectId}`,
-        sql`r.status = 'analyzed'`,
-        // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
-        sql`r.answer_state = 'answered'`,
-        sql`r.collected_at >= to_timestamp(${seconds(from)})`,
-        sql`r.collected_at < to_timestamp(${seconds(to)})`,
-        ...(filters.platforms === undefined ? [] : [sql`r.platform IN ${sql.in(filters.platforms)}`]),
-        // The country the response was collected from (see docs/api.md, "Analytics").
-        ...(filters.countries === undefined ? [] : [sql`upper(r.country) IN ${sql.in(filters.countries)}`]),
-        ...(filters.monitors === undefined ? [] : [sql`r.monitor_id IN ${sql.in(filters.monitors)}`])
-      ])
+      SqlFilters.answersInRange(sql, projectId, filters, from, to)
 
     /** How a row is keyed and named: by source (domain) or by exact URL. */
     const dimensions = {
@@ -159,19 +145,10 @@ export const layerSql = Layer.effect(
     } as const
     type Dimension = (typeof dimensions)[keyof typeof dimensions]
 
-    /** A UTC calendar date (of a period boundary) as a SQL `date`. */
-    const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
+    const dateOf = (ms: number) => SqlFilters.dateOf(sql, ms)
 
     /** The ids of the project's groups (monitor, platform, country) that pass the filters. */
-    const groupsOf = (projectId: number, { countries, monitors, platforms }: Filters) =>
-      sql`SELECT g.id FROM analytics_groups g WHERE ${
-        sql.and([
-          sql`g.project_id = ${projectId}`,
-          ...(platforms === undefined ? [] : [sql`g.platform IN ${sql.in(platforms)}`]),
-          ...(countries === undefined ? [] : [sql`upper(g.country) IN ${sql.in(countries)}`]),
-          ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
-        ])
-      }`
+    const groupsOf = (projectId: number, filters: Filters) => SqlFilters.groupsPassing(sql, projectId, filters)
 
     /**
      * The rollups of a cut, by the infix of their tables' names (`url_${infix}daily`), each with the

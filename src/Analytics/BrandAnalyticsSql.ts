@@ -22,6 +22,7 @@ import { brandRowOf, compareBrandRows, compareSeriesBrands, pointOf, promptRowOf
 import * as HigherOrder from "./HigherOrder.ts"
 import type { HigherOrderPrompt } from "./HigherOrder.ts"
 import { type Read, readsOf } from "./Reads.ts"
+import * as SqlFilters from "./SqlFilters.ts"
 import { isPending } from "../../migrations/rollups.ts"
 
 /**
@@ -41,8 +42,6 @@ import { isPending } from "../../migrations/rollups.ts"
  * database; a series reads the points of its top brands only.
  */
 
-/** A boundary of a period: whole seconds, so `to_timestamp` is exact. */
-const seconds = (ms: number) => ms / 1000
 
 /** Which rollups answer these filters (see the module comment). */
 type Cut =
@@ -80,7 +79,7 @@ const hasMonthly = (part: Part): part is Part & { readonly infix: "prompt_" | "p
 
 /**
  * What a month of a prompt cut's monthly rows costs to read, in days of its daily rows (`readsOf`): the
- * rows a month holds against those of a day on the bench dataset (docs/performance.md), where a prompt
+ * rows a month holds against those of a day on the bench dataset (docs/performance-history.md), where a prompt
  * is asked every day on every platform, so that most keys of a day recur all month. They choose between
  * reads of equal results, so they only ever change speed.
  */
@@ -167,19 +166,10 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
   /** The current UTC day: `readsOf` knows the days after it are empty. */
   const today = Effect.map(Clock.currentTimeMillis, (now) => bucketStart("day", now))
 
-  /** A UTC calendar date (of a period boundary) as a SQL `date`. */
-  const dateOf = (ms: number) => sql`(to_timestamp(${seconds(ms)}) AT TIME ZONE 'UTC')::date`
+  const dateOf = (ms: number) => SqlFilters.dateOf(sql, ms)
 
   /** The ids of the project's groups (monitor, platform, country) that pass the filters, as an array. */
-  const groupsOf = (projectId: number, { countries, monitors, platforms }: Filters) =>
-    sql`ARRAY(SELECT g.id FROM analytics_groups g WHERE ${
-      sql.and([
-        sql`g.project_id = ${projectId}`,
-        ...(platforms === undefined ? [] : [sql`g.platform IN ${sql.in(platforms)}`]),
-        ...(countries === undefined ? [] : [sql`upper(g.country) IN ${sql.in(countries)}`]),
-        ...(monitors === undefined ? [] : [sql`g.monitor_id IN ${sql.in(monitors)}`])
-      ])
-    })`
+  const groupsOf = (projectId: number, filters: Filters) => sql`ARRAY(${SqlFilters.groupsPassing(sql, projectId, filters)})`
 
   /** The project's prompts, or those carrying any of the tags now: a query of their ids. */
   const promptsOf = (projectId: number, tags: ReadonlyArray<number> | undefined) =>
@@ -192,19 +182,9 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
   const higherOrderPrompts = (projectId: number, cut: Cut) =>
     HigherOrder.higherOrderPrompts(sql, projectId, cut.kind === "tag" ? cut.tags : undefined)
 
-  /** Responses `r` of the project, analyzed, collected in [from, to), passing the platform, country and monitor filters. */
+  /** Responses `r` in [from, to) passing the filters but tags: SqlFilters.ts. */
   const inRange = (projectId: number, filters: Filters, from: number, to: number) =>
-    sql.and([
-      sql`r.project_id = ${projectId}`,
-      sql`r.status = 'analyzed'`,
-      // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
-      sql`r.answer_state = 'answered'`,
-      sql`r.collected_at >= to_timestamp(${seconds(from)})`,
-      sql`r.collected_at < to_timestamp(${seconds(to)})`,
-      ...(filters.platforms === undefined ? [] : [sql`r.platform IN ${sql.in(filters.platforms)}`]),
-      ...(filters.countries === undefined ? [] : [sql`upper(r.country) IN ${sql.in(filters.countries)}`]),
-      ...(filters.monitors === undefined ? [] : [sql`r.monitor_id IN ${sql.in(filters.monitors)}`])
-    ])
+    SqlFilters.answersInRange(sql, projectId, filters, from, to)
 
   /**
    * A part read from raw rows: the responses `r` of `from` (a FROM clause giving `r` and `o.w`, its
@@ -394,7 +374,7 @@ export const makeBrandAnalyticsSql = Effect.gen(function*() {
       )
       // Each part computed once (MATERIALIZED): inlined, a one-row aggregate joined to every brand can be
       // planned as a nested loop that computes it again per brand, a plan a planner without statistics
-      // chooses (300 brands × the whole aggregate; docs/performance.md).
+      // chooses (300 brands × the whole aggregate; docs/performance-history.md, "Planner statistics").
       const rows = yield* decodeRows(
         BrandTotalsRow,
         sql`

@@ -51,7 +51,7 @@ type ArrayField = (typeof arrayFields)[number]
 /** The order in which fields appear in `errors`. */
 const fieldOrder = ["start_date", "end_date", ...arrayFields, "sort_by", "sort_order", "interval", "metric", "top_n"]
 
-interface FieldError {
+export interface FieldError {
   readonly field: string
   readonly index: number
   readonly message: string
@@ -251,6 +251,13 @@ export interface ResponseFilterParams {
 export const readResponseFilters = (params: URLSearchParams, today: string): Draft<ResponseFilterParams> => {
   const common = readCommon(params, today, { datesOptional: true })
   const value = common.errors.length === 0 ? { range: common.range, filters: common.filters } : undefined
+  return { errors: common.errors, references: common.references, value }
+}
+
+/** The window (required) and the four filters alone: brand suggestions and the untracked share. */
+export const readWindowQuery = (params: URLSearchParams, today: string): Draft<CommonQuery> => {
+  const common = readCommon(params, today)
+  const value = common.errors.length === 0 && common.range !== undefined ? { range: common.range, filters: common.filters } : undefined
   return { errors: common.errors, references: common.references, value }
 }
 

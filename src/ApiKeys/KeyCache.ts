@@ -16,7 +16,7 @@ export interface KeyAndProject {
 /**
  * Keys found by their hash, with the projects they were asked for, kept in this process so that an
  * authenticated request sends no statement for its key: on PostgreSQL, that is one round trip of the
- * two a simple GET needs (docs/performance.md).
+ * two a simple GET needs (docs/performance.md, "Where the time goes").
  *
  * A cached key is only as good as the news of its changes. The cache is kept only while a connection
  * of its own LISTENs on `bvm_auth_changed` and has heard there its own probe, sent on another

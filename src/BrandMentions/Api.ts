@@ -10,6 +10,7 @@ import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
+import { ExportQuery } from "../Http/Export.ts"
 import { listFilterQuery } from "../Analytics/HttpQuery.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { PageQuery } from "../Http/Responses.ts"
@@ -46,6 +47,7 @@ const IncludeList = Schema.String.pipe(
 export const BrandMentionsQuery = Fields.input({
   ...PageQuery,
   ...CursorQuery,
+  ...ExportQuery,
   ...listFilterQuery,
   response_id: Fields.optional(Fields.idQuery("response_id")),
   brand_id: Fields.optional(Fields.idQuery("brand_id")),

@@ -6,7 +6,8 @@ import { orDefect } from "../Database/Rows.ts"
 import { BrandsRepo } from "../Brands/Repo.ts"
 import { brandOf } from "../Domain/Brand.ts"
 import type { Project } from "../Domain/Project.ts"
-import type { BrandMention } from "../Domain/Response.ts"
+import { BrandMention } from "../Domain/Response.ts"
+import { exportOf } from "../Http/Export.ts"
 import { decodeResponseFilters } from "../Analytics/HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
@@ -15,7 +16,7 @@ import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
-import type { BrandMentionWithRelations, Include } from "./Api.ts"
+import { BrandMentionWithRelations, type Include } from "./Api.ts"
 import { BrandMentionsRepo, mentionKeyParts } from "./Repo.ts"
 
 const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => new Map(rows.map((row) => [row.id, row] as const))
@@ -87,13 +88,23 @@ export const BrandMentionsLive = ApiGroup.group(Api, "brandMentions", (handlers)
         const order = { by: urlParams.sort_by ?? "created_at", direction: urlParams.sort_order ?? "desc" } as const
         const filters = yield* decodeResponseFilters((references) => orDefect(analytics.knownReferences(project.id, references)))
         const filter = { ...filters, responseId: urlParams.response_id, brandId: urlParams.brand_id }
+        const include = new Set(urlParams.include ?? [])
+        // A download of every mention: with the included relations (their columns), chunk by chunk.
+        const exported = yield* exportOf({
+          format: urlParams.format,
+          resource: "brand-mentions",
+          row: (include.size === 0 ? BrandMention : BrandMentionWithRelations) as typeof BrandMentionWithRelations,
+          byKey: (keyset) =>
+            Effect.flatMap(mentions.listAfter(project.id, filter, order, keyset), (page) =>
+              include.size === 0 ? Effect.succeed(page) : Effect.map(withRelations(project, page.rows, include), (rows) => ({ ...page, rows })))
+        })
+        if (Option.isSome(exported)) return exported.value
         const page = yield* listed(
           urlParams,
           { endpoint: "brand-mentions", projectId: project.id, parts: mentionKeyParts(order) },
           (window) => mentions.list(project.id, filter, order, window),
           (keyset) => mentions.listAfter(project.id, filter, order, keyset)
         )
-        const include = new Set(urlParams.include ?? [])
         if (include.size === 0) return page
         return { ...page, data: yield* withRelations(project, page.data, include) }
       }))

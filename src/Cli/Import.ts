@@ -11,6 +11,7 @@ import { Analyzer } from "../Responses/Analyzer.ts"
 import { CreateResponse } from "../Responses/Api.ts"
 import { Ingestion } from "../Responses/Ingestion.ts"
 import { type AnalyzedResponse, type BrandForDetection, ResponsesRepo } from "../Responses/Repo.ts"
+import type { SuggestionsRepo } from "../Suggestions/Repo.ts"
 import * as PlannerStatistics from "../Database/PlannerStatistics.ts"
 import { WritingRepositoriesAndSqlLive } from "./Environment.ts"
 import { LinesRefused, UserError } from "./Errors.ts"
@@ -245,7 +246,7 @@ export const importLines = <E, R>(
     readonly batchSize: number
     readonly onBatch?: (batch: BatchResult, totals: ImportTotals) => Effect.Effect<void>
   }
-): Effect.Effect<ImportTotals, E | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo | Analyzer> =>
+): Effect.Effect<ImportTotals, E | UserError, R | PromptsRepo | MonitorsRepo | ResponsesRepo | SuggestionsRepo | Analyzer> =>
   Effect.gen(function*() {
     const brands = yield* (yield* ResponsesRepo).brandsForDetection(projectId)
     const start: ImportTotals = { read: 0, imported: 0, skipped: 0, errors: [] }

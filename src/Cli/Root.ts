@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
 import { backup, restore } from "./Backup.ts"
+import { candidates } from "./Candidates.ts"
 import { collector } from "./Collector.ts"
 import { importCommand } from "./Import.ts"
 import { keys } from "./Keys.ts"
@@ -14,7 +15,7 @@ export const root = Command.make("bvm").pipe(
     "Administer the brand visibility monitor. Uses DATABASE_URL, or the embedded database under DATA_DIR " +
       "(shared with a running server)."
   ),
-  Command.withSubcommands([orgs, keys, migrate, importCommand, reanalyze, backup, restore, collector])
+  Command.withSubcommands([orgs, keys, migrate, importCommand, reanalyze, candidates, backup, restore, collector])
 )
 
 export const run = Command.run(root, { name: "bvm", version: packageJson.version })

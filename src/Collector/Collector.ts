@@ -1,10 +1,12 @@
 import { Clock, Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { Settings } from "../Config.ts"
+import { Ingestion } from "../Responses/Ingestion.ts"
 import * as Jobs from "./Jobs.ts"
 import * as PlatformsLive from "./PlatformsLive.ts"
 import * as Scheduler from "./Scheduler.ts"
 import * as Worker from "./Worker.ts"
+import * as WebhookDelivery from "../Webhooks/Delivery.ts"
 import { HEARTBEAT_MS, WorkersRepo } from "./Workers.ts"
 
 /**
@@ -40,6 +42,8 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
   )
   yield* Effect.forkScoped(scheduler.loop(Duration.seconds(settings.collectorTickSeconds)))
   yield* Effect.forkScoped(worker.loop(Duration.seconds(1)))
+  // Webhook deliveries from the outbox (Webhooks/Delivery.ts), in every collector process.
+  yield* Effect.forkScoped(WebhookDelivery.loop(Duration.seconds(1)))
   yield* Effect.forkScoped(
     Effect.sleep(Duration.millis(HEARTBEAT_MS)).pipe(
       Effect.zipRight(beat),
@@ -49,5 +53,8 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
   )
 }))
 
-/** The collector on the SQL job queue, asking the platforms configured by the environment. */
-export const layerLive = layer.pipe(Layer.provide(Jobs.layerSql), Layer.provide(PlatformsLive.layer))
+/**
+ * The collector on the SQL job queue, asking the platforms configured by the environment, its answers
+ * entering through `Ingestion` as every other answer does.
+ */
+export const layerLive = layer.pipe(Layer.provide([Jobs.layerSql, Ingestion.layer, PlatformsLive.layer]))

@@ -5,7 +5,8 @@ import { decodeRows, IdRow, orDefect, rowOf } from "../Database/Rows.ts"
 import { Id, Timestamp } from "../Domain/Common.ts"
 import { Platform } from "../Domain/Platform.ts"
 import { type RunTrigger, runTriggers } from "../Domain/Run.ts"
-import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
+import type { NotFound } from "../Domain/Errors.ts"
+import type { Response } from "../Domain/Response.ts"
 
 /**
  * The worker's side of the collector tables: claiming jobs under a lease, and finishing them. Every
@@ -15,7 +16,11 @@ import { type AnalyzedResponse, ResponsesRepo } from "../Responses/Repo.ts"
  * Exactly once (docs/collector.md): a claim sets the job `running` and bumps `attempts`; that attempt
  * number is the claim's fencing token. Finishing locks the job row and goes on only if it is still
  * `running` at that attempt, so a worker whose lease expired and whose job was claimed again stores
- * nothing. The response and the job's `succeeded` are written in one transaction.
+ * nothing. The response (written by `Ingestion.store`, which the worker hands over) and the job's
+ * `succeeded` are written in one transaction.
+ *
+ * Each method is a span (`JobsRepo.claim`, ...) carrying the job's ids: `job.id`, `run.id`,
+ * `project.id`, `prompt.id`, `platform`, `attempt`.
  */
 
 export const SLOT_ENDED_REASON = "missed: the slot ended before a worker ran it"
@@ -74,13 +79,12 @@ export class JobsRepo extends Context.Tag("JobsRepo")<JobsRepo, {
    */
   readonly claim: (options: ClaimOptions) => Effect.Effect<ReadonlyArray<ClaimedJob>>
   /**
-   * Stores the analysed answer and marks the job succeeded, in one transaction; false (and nothing
-   * stored) when this claim is no longer the job's.
+   * Runs `store` (the answer's write: `Ingestion.store`) and marks the job succeeded with the response it
+   * stored, in one transaction; false, and `store` never run, when this claim is no longer the job's.
    */
   readonly succeed: (
     job: ClaimedJob,
-    response: AnalyzedResponse,
-    simulated: boolean,
+    store: Effect.Effect<ReadonlyArray<Response>, NotFound>,
     now: Date
   ) => Effect.Effect<boolean>
   /** Records an attempt that stored nothing; false when this claim is no longer the job's. */
@@ -108,7 +112,6 @@ export const layerSql = Layer.effect(
   JobsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const responses = yield* ResponsesRepo
 
     /** Completes the runs of these ids that have no job left to do. */
     const completeRuns = (runIds: ReadonlyArray<number>, now: Date) =>
@@ -139,111 +142,122 @@ export const layerSql = Layer.effect(
         return true
       }).pipe(sql.withTransaction, orDefect)
 
-    return JobsRepo.of({
-      claim: ({ leaseMs, limit, maxAttempts, now, platforms, projectId, simulatedPlatforms = [] }) =>
-        Effect.gen(function*() {
-          // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
-          const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
-          // A job without a deadline (a manual run's, a backfill's) that no worker could ask (its platform
-          // configured nowhere) for a day since it was made.
-          const unanswered = sql`(j.status = 'pending' AND j.deadline IS NULL AND j.attempts = 0
-            AND j.created_at < ${new Date(now.getTime() - UNANSWERED_MS)})`
-          // A pending job out of attempts only exists when COLLECTOR_MAX_ATTEMPTS was lowered meanwhile.
-          const settled = sql`
-            ${missed}
-            OR ${unanswered}
-            OR (j.status = 'pending' AND j.attempts >= ${maxAttempts})
-            OR (j.status = 'running' AND j.lease_expires_at < ${now} AND j.attempts >= ${maxAttempts})`
-          const runs = yield* decodeRows(
-            IdRow,
-            sql`
-              SELECT id FROM collector_runs
-              WHERE id IN (SELECT j.run_id FROM collector_jobs j WHERE ${settled})
-              ORDER BY id FOR UPDATE`
-          )
-          if (runs.length > 0) {
-            yield* sql`
-              UPDATE collector_jobs j SET
-                status = CASE WHEN ${missed} OR ${unanswered} THEN 'skipped' ELSE 'failed' END,
-                reason = CASE
-                  WHEN ${missed} THEN ${SLOT_ENDED_REASON}
-                  WHEN ${unanswered} THEN ${UNANSWERED_REASON}
-                  WHEN j.status = 'pending' THEN coalesce(j.reason, 'no attempts left')
-                  ELSE 'abandoned: the worker stopped answering on attempt ' || j.attempts || ' of ' || ${maxAttempts} END,
-                lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
-              WHERE j.run_id = ANY(${runs.map((run) => run.id)}::bigint[]) AND (${settled})`
-            yield* completeRuns(runs.map((run) => run.id), now)
-          }
-          // A simulated answer only for a simulated monitor's job, a provider's only for another's.
-          const answerable = [
-            ...(platforms.length === 0 ? [] : [sql`(simulated IS NOT TRUE AND platform IN ${sql.in(platforms)})`]),
-            ...(simulatedPlatforms.length === 0 ? [] : [sql`(simulated IS TRUE AND platform IN ${sql.in(simulatedPlatforms)})`])
-          ]
-          if (answerable.length === 0) return []
-          const rows = yield* decodeRows(
-            ClaimedRow,
-            sql`
-            WITH claimed AS (
-              UPDATE collector_jobs SET
-                status = 'running', attempts = attempts + 1, lease_expires_at = ${new Date(now.getTime() + leaseMs)},
-                started_at = ${now}, not_before = NULL, updated_at = ${now}
-              WHERE id IN (
-                SELECT id FROM collector_jobs
-                WHERE status IN ('pending', 'running') AND attempts < ${maxAttempts}
-                  AND ${sql.or(answerable)}
-                  ${projectId === undefined ? sql`` : sql`AND project_id = ${projectId}`}
-                  AND (status = 'pending' OR lease_expires_at < ${now})
-                  AND (not_before IS NULL OR not_before <= ${now})
-                  AND (deadline IS NULL OR deadline >= ${now})
-                ORDER BY id LIMIT ${limit}
-                FOR UPDATE SKIP LOCKED
-              )
-              RETURNING id, run_id, project_id, prompt_id, platform, slot, attempts, simulated IS TRUE AS simulated
+    const claimJobs = ({ leaseMs, limit, maxAttempts, now, platforms, projectId, simulatedPlatforms = [] }: ClaimOptions) =>
+      Effect.gen(function*() {
+        // Runs first, in id order, then their jobs: the same order as `whileClaimed`, so no deadlock.
+        const missed = sql`(j.status = 'pending' AND j.deadline < ${now})`
+        // A job without a deadline (a manual run's, a backfill's) that no worker could ask (its platform
+        // configured nowhere) for a day since it was made.
+        const unanswered = sql`(j.status = 'pending' AND j.deadline IS NULL AND j.attempts = 0
+          AND j.created_at < ${new Date(now.getTime() - UNANSWERED_MS)})`
+        // A pending job out of attempts only exists when COLLECTOR_MAX_ATTEMPTS was lowered meanwhile.
+        const settled = sql`
+          ${missed}
+          OR ${unanswered}
+          OR (j.status = 'pending' AND j.attempts >= ${maxAttempts})
+          OR (j.status = 'running' AND j.lease_expires_at < ${now} AND j.attempts >= ${maxAttempts})`
+        const runs = yield* decodeRows(
+          IdRow,
+          sql`
+            SELECT id FROM collector_runs
+            WHERE id IN (SELECT j.run_id FROM collector_jobs j WHERE ${settled})
+            ORDER BY id FOR UPDATE`
+        )
+        if (runs.length > 0) {
+          yield* sql`
+            UPDATE collector_jobs j SET
+              status = CASE WHEN ${missed} OR ${unanswered} THEN 'skipped' ELSE 'failed' END,
+              reason = CASE
+                WHEN ${missed} THEN ${SLOT_ENDED_REASON}
+                WHEN ${unanswered} THEN ${UNANSWERED_REASON}
+                WHEN j.status = 'pending' THEN coalesce(j.reason, 'no attempts left')
+                ELSE 'abandoned: the worker stopped answering on attempt ' || j.attempts || ' of ' || ${maxAttempts} END,
+              lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
+            WHERE j.run_id = ANY(${runs.map((run) => run.id)}::bigint[]) AND (${settled})`
+          yield* completeRuns(runs.map((run) => run.id), now)
+        }
+        // A simulated answer only for a simulated monitor's job, a provider's only for another's.
+        const answerable = [
+          ...(platforms.length === 0 ? [] : [sql`(simulated IS NOT TRUE AND platform IN ${sql.in(platforms)})`]),
+          ...(simulatedPlatforms.length === 0 ? [] : [sql`(simulated IS TRUE AND platform IN ${sql.in(simulatedPlatforms)})`])
+        ]
+        if (answerable.length === 0) return []
+        const rows = yield* decodeRows(
+          ClaimedRow,
+          sql`
+          WITH claimed AS (
+            UPDATE collector_jobs SET
+              status = 'running', attempts = attempts + 1, lease_expires_at = ${new Date(now.getTime() + leaseMs)},
+              started_at = ${now}, not_before = NULL, updated_at = ${now}
+            WHERE id IN (
+              SELECT id FROM collector_jobs
+              WHERE status IN ('pending', 'running') AND attempts < ${maxAttempts}
+                AND ${sql.or(answerable)}
+                ${projectId === undefined ? sql`` : sql`AND project_id = ${projectId}`}
+                AND (status = 'pending' OR lease_expires_at < ${now})
+                AND (not_before IS NULL OR not_before <= ${now})
+                AND (deadline IS NULL OR deadline >= ${now})
+              ORDER BY id LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED
             )
-            SELECT c.id, c.run_id, c.project_id, r.monitor_id, c.prompt_id, p.text AS prompt, c.platform, m.country,
-              c.slot, r.trigger, c.attempts, pr.brand_id, c.simulated
-            FROM claimed c
-            JOIN collector_runs r ON r.id = c.run_id
-            JOIN prompts p ON p.id = c.prompt_id
-            JOIN monitors m ON m.id = r.monitor_id
-            JOIN projects pr ON pr.id = c.project_id
-            ORDER BY c.id`
+            RETURNING id, run_id, project_id, prompt_id, platform, slot, attempts, simulated IS TRUE AS simulated
           )
-          return rows.map((row): ClaimedJob => ({
-            id: row.id,
-            runId: row.run_id,
-            projectId: row.project_id,
-            monitorId: row.monitor_id,
-            promptId: row.prompt_id,
-            prompt: row.prompt,
-            platform: row.platform,
-            country: row.country,
-            slot: row.slot,
-            trigger: row.trigger,
-            attempt: row.attempts,
-            ownBrandId: row.brand_id,
-            simulated: row.simulated
-          }))
-        }).pipe(sql.withTransaction, orDefect),
-      succeed: (job, response, simulated, now) =>
-        whileClaimed(
+          SELECT c.id, c.run_id, c.project_id, r.monitor_id, c.prompt_id, p.text AS prompt, c.platform, m.country,
+            c.slot, r.trigger, c.attempts, pr.brand_id, c.simulated
+          FROM claimed c
+          JOIN collector_runs r ON r.id = c.run_id
+          JOIN prompts p ON p.id = c.prompt_id
+          JOIN monitors m ON m.id = r.monitor_id
+          JOIN projects pr ON pr.id = c.project_id
+          ORDER BY c.id`
+        )
+        return rows.map((row): ClaimedJob => ({
+          id: row.id,
+          runId: row.run_id,
+          projectId: row.project_id,
+          monitorId: row.monitor_id,
+          promptId: row.prompt_id,
+          prompt: row.prompt,
+          platform: row.platform,
+          country: row.country,
+          slot: row.slot,
+          trigger: row.trigger,
+          attempt: row.attempts,
+          ownBrandId: row.brand_id,
+          simulated: row.simulated
+        }))
+      }).pipe(sql.withTransaction, orDefect)
+
+    const claim = Effect.fn("JobsRepo.claim")(function*(options: ClaimOptions) {
+      yield* Effect.annotateCurrentSpan({ ...(options.projectId === undefined ? {} : { "project.id": options.projectId }), "jobs.limit": options.limit })
+      const claimed = yield* claimJobs(options)
+      yield* Effect.annotateCurrentSpan("job.ids", claimed.map((job) => job.id))
+      return claimed
+    })
+
+    const succeed = Effect.fn("JobsRepo.succeed")(
+      function*(job: ClaimedJob, store: Effect.Effect<ReadonlyArray<Response>, NotFound>, now: Date) {
+        yield* Effect.annotateCurrentSpan(spanOfJob(job))
+        return yield* whileClaimed(
           job,
           now,
           Effect.gen(function*() {
             // A project deleted meanwhile takes its jobs with it: nothing to store.
-            const stored = yield* responses.insertAnalyzed(job.projectId, [response]).pipe(
-              Effect.map((rows) => rows[0]),
-              Effect.catchTag("NotFound", () => Effect.succeed(undefined))
-            )
+            const [stored] = yield* store.pipe(Effect.catchTag("NotFound", () => Effect.succeed([])))
             if (stored === undefined) return
             yield* sql`
-              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored.id}, simulated = ${simulated},
+              UPDATE collector_jobs SET status = 'succeeded', reason = NULL, response_id = ${stored.id}, simulated = ${job.simulated},
                 lease_expires_at = NULL, finished_at = ${now}, updated_at = ${now}
               WHERE id = ${job.id}`
           })
-        ),
-      finish: (job, outcome, now) =>
-        whileClaimed(
+        )
+      }
+    )
+
+    const finish = Effect.fn("JobsRepo.finish")(
+      function*(job: ClaimedJob, outcome: Outcome, now: Date) {
+        yield* Effect.annotateCurrentSpan({ ...spanOfJob(job), "job.outcome": outcome.status })
+        return yield* whileClaimed(
           job,
           now,
           sql`
@@ -252,6 +266,19 @@ export const layerSql = Layer.effect(
               lease_expires_at = NULL, finished_at = ${outcome.status === "pending" ? null : now}, updated_at = ${now}
             WHERE id = ${job.id}`
         )
-    })
+      }
+    )
+
+    return JobsRepo.of({ claim, succeed, finish })
   })
 )
+
+/** The attributes of a job's spans: the ids that find it, its run, its project and its question. */
+export const spanOfJob = (job: ClaimedJob): Record<string, unknown> => ({
+  "job.id": job.id,
+  "run.id": job.runId,
+  "project.id": job.projectId,
+  "prompt.id": job.promptId,
+  "platform": job.platform,
+  "attempt": job.attempt
+})

@@ -26,7 +26,14 @@ export const make = (options: SchedulerOptions) =>
       // Slots before the monitor's last change are not claimed as missed: it may have been inactive or
       // on another schedule then.
       const slots = dueSlots(schedule, now, { since: monitor.updated_at, lookbackMs: options.lookbackMs })
-      return Effect.forEach(slots, (slot) =>
+      return createRuns(monitor, slots, current)
+    }
+
+    /** The runs of these slots of the monitor: the current one scheduled, any earlier one missed. */
+    const createRuns = Effect.fn("CollectorScheduler.createRuns")(function*(monitor: Monitor, slots: ReadonlyArray<Date>, current: number) {
+      yield* Effect.annotateCurrentSpan({ "project.id": monitor.project_id, "monitor.id": monitor.id, "slots": slots.length })
+      const schedule = monitor.schedule as ScheduledSchedule
+      yield* Effect.forEach(slots, (slot) =>
         runs.create(monitor, {
           slot,
           trigger: slot.getTime() === current ? "schedule" : "missed",
@@ -38,14 +45,14 @@ export const make = (options: SchedulerOptions) =>
             )
           )
         ), { discard: true })
-    }
+    })
 
     /** One tick: the runs every scheduled monitor is due. */
     const tick = Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
       const monitors = yield* runs.scheduled()
       yield* Effect.forEach(monitors, ({ lastSlot, monitor }) => cover(monitor, lastSlot, now), { discard: true })
-    })
+    }).pipe(Effect.withSpan("CollectorScheduler.tick", { captureStackTrace: false }))
 
     /** Ticks now and every `every`, forever; a failed tick is logged and the next one tries again. */
     const loop = (every: Duration.DurationInput) =>

@@ -1,18 +1,19 @@
 import { Clock, Duration, Effect, Either, Option } from "effect"
-import { Analyzer } from "../Responses/Analyzer.ts"
+import { Ingestion } from "../Responses/Ingestion.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import { type Platform, platforms as allPlatforms } from "../Domain/Platform.ts"
 import { Metrics } from "../Observability/Metrics.ts"
 import { storableText } from "../Domain/Text.ts"
-import { type ClaimedJob, JobsRepo, type Outcome } from "./Jobs.ts"
+import { type ClaimedJob, JobsRepo, type Outcome, spanOfJob } from "./Jobs.ts"
 import { answerDetailsOf, askBudgetMs, isRetryable, type PlatformClient, PlatformFailure, Platforms, type Question } from "./Platform.ts"
 import { simulatedClient } from "./Simulated.ts"
 import { utcDay } from "./Slots.ts"
 import type { WorkerCapabilities } from "./Workers.ts"
 
 /**
- * The worker: claims jobs, asks their platform, analyses the answer with the project's brands, and stores
- * it through the ingestion path (docs/collector.md). Any number of workers may share one database.
+ * The worker: claims jobs, asks their platform, and hands the answer to `Ingestion` (checked and analysed
+ * with the brands the question carried, as every answer is), whose write runs in the transaction that
+ * finishes the job (docs/collector.md). Any number of workers may share one database.
  *
  * Simulated answers only where they were asked for (docs/simulated.md): a job of a simulated monitor is
  * answered by the simulated platform and by nothing else, any other job by its provider (`Platforms`)
@@ -44,7 +45,7 @@ export const make = (options: WorkerOptions) =>
   Effect.gen(function*() {
     const jobs = yield* JobsRepo
     const responses = yield* ResponsesRepo
-    const analyzer = yield* Analyzer
+    const ingestion = yield* Ingestion
     const platforms = yield* Platforms
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     // Counted where /metrics is served (npm start's own workers); a separate worker process has none.
@@ -102,7 +103,7 @@ export const make = (options: WorkerOptions) =>
           })
         }
         const at = yield* now
-        const analyzed = yield* analyzer.analyze({
+        const analyzed = yield* ingestion.prepareCollected(job.projectId, {
           monitor_id: job.monitorId,
           prompt_id: job.promptId,
           platform: job.platform,
@@ -111,13 +112,15 @@ export const make = (options: WorkerOptions) =>
           text: storableText(answer.right.text),
           // A backfilled answer is dated on its slot, so that it counts on the day it stands for.
           collected_at: job.trigger === "backfill" ? job.slot : at,
-          citations: answer.right.citations?.map(storableText)
+          citations: answer.right.citations?.map(storableText),
+          ...answerDetailsOf(answer.right)
         }, brands)
         if (Either.isLeft(analyzed)) {
           const detail = Object.entries(analyzed.left).map(([field, texts]) => `${field}: ${texts.join(" ")}`).join("; ")
           return yield* finish(job, { status: "failed", reason: `malformed: ${detail}` })
         }
-        const held = yield* jobs.succeed(job, { ...analyzed.right, ...answerDetailsOf(answer.right) }, job.simulated, at)
+        // The answer's write, in the transaction that checks the claim still holds and marks the job succeeded.
+        const held = yield* jobs.succeed(job, ingestion.store(job.projectId, [analyzed.right]), at)
         if (!held) yield* Effect.logWarning("a job's claim expired before its answer was stored; the answer was dropped")
         return held
       })
@@ -129,8 +132,9 @@ export const make = (options: WorkerOptions) =>
         ? simulate.has(job.platform) ? Option.some(simulatedClient(job.platform)) : Option.none()
         : platforms.client(job.platform)
 
-    const process = (job: ClaimedJob) =>
-      Option.match(clientOf(job), {
+    const process = Effect.fn("CollectorWorker.job")(function*(job: ClaimedJob) {
+      yield* Effect.annotateCurrentSpan({ ...spanOfJob(job), "trigger": job.trigger, "simulated": job.simulated })
+      return yield* Option.match(clientOf(job), {
         onNone: () =>
           Effect.gen(function*() {
             if (!warnedUnconfigured.has(job.platform)) {
@@ -145,6 +149,7 @@ export const make = (options: WorkerOptions) =>
         // A database failure on one job leaves it to its lease; the others go on.
         Effect.catchAllCause((cause) => Effect.logError("a collector job could not be finished", cause).pipe(Effect.as(false)))
       )
+    })
 
     // Only the jobs of platforms this process can ask: another worker (or a later one) asks the others.
     const capabilities: WorkerCapabilities = {

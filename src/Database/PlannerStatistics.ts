@@ -17,7 +17,8 @@ import { decodeRows, orDefect } from "./Rows.ts"
  *   default rule would (50 rows and 10%).
  *
  * One `ANALYZE` statement per table: on the embedded database (one session, on the event loop) requests
- * get their turn between two tables rather than after the whole database (docs/performance.md).
+ * get their turn between two tables rather than after the whole database (docs/performance.md,
+ * "Planner statistics").
  */
 
 /** The share of the answers whose merge calls for new statistics. */

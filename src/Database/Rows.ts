@@ -35,8 +35,8 @@ export const IdRow = Schema.Struct({ id: Schema.Int })
 
 /**
  * The decoder of an array of `Result`, made once per schema: a schema made anew is a parser compiled
- * anew, which per request showed in the CPU profile (docs/performance.md). Compiled to a plain function
- * where the schema allows (Schema/Compiled.ts).
+ * anew, which per request showed in the CPU profile (docs/performance.md, "Where the time goes").
+ * Compiled to a plain function where the schema allows (Schema/Compiled.ts).
  */
 const rowsDecoders = new WeakMap<Schema.Schema<any, any>, (rows: unknown) => Effect.Effect<ReadonlyArray<any>, ParseResult.ParseError>>()
 

@@ -21,7 +21,8 @@ export const abilities = [
   "responses:write",
   "citations:read",
   "analytics:read",
-  "keys:manage"
+  "keys:manage",
+  "webhooks:manage"
 ] as const
 
 export type Ability = (typeof abilities)[number]

@@ -94,7 +94,7 @@ export interface CursorList {
 }
 
 /** Parameters that choose no row of a list: a cursor is good whatever they are. */
-const notOfTheList = new Set(["page", "per_page", "cursor", "include"])
+const notOfTheList = new Set(["page", "per_page", "cursor", "include", "format"])
 
 /**
  * The canonical text of a list for its cursors: the endpoint, the project, and the query's parameters

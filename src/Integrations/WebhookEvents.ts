@@ -51,6 +51,7 @@ export interface AlertChange {
 }
 
 export interface WebhookTest {
+  readonly project: ProjectRef
   readonly webhook_id: number
   readonly message: string
 }

@@ -15,6 +15,7 @@ import { guarded } from "../Http/Authorize.ts"
 import * as ErrorSchemas from "../Http/ErrorSchemas.ts"
 import * as Fields from "../Http/Fields.ts"
 import { CursorQuery, ListSchema } from "../Http/Cursor.ts"
+import { ExportQuery } from "../Http/Export.ts"
 import { listFilterQuery } from "../Analytics/HttpQuery.ts"
 import { ProjectContext, ProjectHeader } from "../Http/ProjectContext.ts"
 import { DataOf, PageQuery } from "../Http/Responses.ts"
@@ -122,6 +123,7 @@ export const CreateResponse = Fields.input({
 export const ResponsesQuery = Fields.input({
   ...PageQuery,
   ...CursorQuery,
+  ...ExportQuery,
   monitor_id: Fields.optional(Fields.idQuery("monitor_id")),
   prompt_id: Fields.optional(Fields.idQuery("prompt_id")),
   platform: Fields.optional(Fields.oneOf("platform", platforms)),
@@ -138,6 +140,7 @@ export const ResponsesQuery = Fields.input({
 export const CitationsQuery = Fields.input({
   ...PageQuery,
   ...CursorQuery,
+  ...ExportQuery,
   response_id: Fields.optional(Fields.idQuery("response_id")),
   ...listFilterQuery
 })
@@ -158,8 +161,8 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
           "(`asc` or `desc`) say otherwise; id in the same direction breaks ties. Filters `monitor_id`, `prompt_id`, `platform`, " +
           "`status`, and those of the analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), " +
           "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now), and `q` (every word in the text, " +
-          "in any case). `cursor` reads the list by " +
-          "cursor instead of by page (docs: \"Reading a whole list: cursors\")."
+          "in any case). `cursor` reads the list by cursor instead of by page (docs: \"Reading a whole list: cursors\"). " +
+          "`format=csv` or `ndjson` downloads every row."
       ))
   )
   .add(
@@ -188,7 +191,8 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
         "List citations",
         "The citations of the active project's responses, by id (so a response's come in the platform's order); `response_id` narrows " +
           "to one response, and the filters of the responses (`start_date` and `end_date` on `collected_at`, `platforms[]`, " +
-          "`countries[]`, `monitors[]`, `tags[]`) to theirs. `cursor` reads the list by cursor instead of by page."
+          "`countries[]`, `monitors[]`, `tags[]`) to theirs. `cursor` reads the list by cursor instead of by page. `format=csv` or " +
+          "`ndjson` downloads every row."
       ))
   )
   .middleware(ProjectContext)

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
 import { Api } from "../Api.ts"
@@ -8,6 +8,8 @@ import { decodeResponseFilters } from "../Analytics/HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { listed } from "../Http/Cursor.ts"
+import { exportOf } from "../Http/Export.ts"
+import { Citation, Response } from "../Domain/Response.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { searchWords } from "./Filters.ts"
@@ -50,6 +52,13 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             by: urlParams.sort_by ?? defaultResponseOrder.by,
             direction: urlParams.sort_order ?? defaultResponseOrder.direction
           }
+          const exported = yield* exportOf({
+            format: urlParams.format,
+            resource: "responses",
+            row: Response,
+            byKey: (keyset) => responses.listAfter(project.id, filter, keyset, order)
+          })
+          if (Option.isSome(exported)) return exported.value
           return yield* listed(
             urlParams,
             { endpoint: "responses", projectId: project.id, parts: responseKeyParts(order) },
@@ -72,6 +81,13 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
             existing: (ids) => Effect.map(responses.findMany(project.id, ids), (found) => found.map((response) => response.id))
           }])
           const filter = { ...(yield* filtersOf(project.id)), responseId: urlParams.response_id }
+          const exported = yield* exportOf({
+            format: urlParams.format,
+            resource: "citations",
+            row: Citation,
+            byKey: (keyset) => responses.citationsAfter(project.id, filter, keyset)
+          })
+          if (Option.isSome(exported)) return exported.value
           return yield* listed(
             urlParams,
             { endpoint: "citations", projectId: project.id, parts: citationKeyParts },

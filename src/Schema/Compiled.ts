@@ -4,7 +4,8 @@ import { Either, Option, type ParseResult, Predicate, Schema, SchemaAST as AST }
  * Schemas compiled to plain functions, for the values the service handles on every request: the rows
  * it reads and the answers it writes. Schema's own parser is general (effects, every error gathered,
  * excess properties, annotations) and pays for it on every value: a page of 25 prompts spent more CPU
- * in encoding and decoding than in anything else of the request (docs/performance.md).
+ * in encoding and decoding than in anything else of the request (docs/performance.md, "Where the time
+ * goes").
  *
  * A compiled function does what Schema's parser does on the schemas it knows (structs of named
  * fields, arrays and tuples, unions (tried in Schema's order), literals, primitive keywords,

@@ -95,6 +95,13 @@ describe.each(backends)("GET /responses?q= (%s)", (backend) => {
     expect(elsewhere.body.errors.cursor).toBeDefined()
   })
 
+  it("exports the matches only (format=ndjson)", async () => {
+    const reply = await get("q=hubspot&format=ndjson")
+    expect(reply.status, reply.text).toBe(200)
+    const rows = reply.text.trim().split("\n").map((line) => JSON.parse(line))
+    expect(rows.map((row: { id: number }) => row.id)).toEqual([ids.crm, ids.pricing, ids.percent])
+  })
+
   it("refuses an empty, blank or too long q, or several: 422 on q", async () => {
     for (const query of ["q=", `q=${encodeURIComponent("   ")}`, `q=${"a".repeat(201)}`, "q=a&q=b"]) {
       const reply = await get(query)

@@ -150,5 +150,6 @@ describe.each(backends)("key limited to projects (%s)", (backend) => {
       const reply = await call(server, endpoint, limited, fixture)
       expect(reply.status, endpoint.name).toBe(endpoint.success)
     }
-  })
+    // A fixture per endpoint of the catalogue: longer than the default on a loaded machine.
+  }, 120_000)
 })

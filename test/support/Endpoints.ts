@@ -14,6 +14,10 @@ export interface Fixture {
   readonly source: number
   /** A key of the organization granting only `keys:manage`: one any key manager may revoke. */
   readonly apiKey: number
+  /** The brand suggestion the response's untracked brand makes (below the gate). */
+  readonly suggestion: number
+  /** A webhook of the project, to a public address (never sent to: no delivery loop runs in these tests). */
+  readonly webhook: number
 }
 
 export interface EndpointCase {
@@ -28,6 +32,9 @@ export interface EndpointCase {
 }
 
 let counter = 0
+
+/** A webhook target the outbound checks accept without DNS: a public address, written as one. */
+export const PUBLIC_WEBHOOK_URL = "https://93.184.215.14/bvm-webhook"
 const unique = (prefix: string) => `${prefix} ${++counter}`
 
 /** The seven days up to today (UTC), the window of the analytics endpoints. */
@@ -294,6 +301,43 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     projectScoped: true,
     success: 200
   },
+  { name: "GET /brand-suggestions/{suggestion}", method: "GET", path: (f) => `/api/v1/brand-suggestions/${f.suggestion}`, ability: "brands:read", projectScoped: true, success: 200 },
+  {
+    name: "POST /brand-suggestions/{suggestion}/accept",
+    method: "POST",
+    path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/accept`,
+    ability: "brands:write",
+    projectScoped: true,
+    body: () => ({ name: unique("Accepted") }),
+    success: 201
+  },
+  {
+    name: "POST /brand-suggestions/{suggestion}/merge",
+    method: "POST",
+    path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/merge`,
+    ability: "brands:write",
+    projectScoped: true,
+    body: (f) => ({ brand_id: f.brand }),
+    success: 200
+  },
+  { name: "POST /brand-suggestions/{suggestion}/dismiss", method: "POST", path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/dismiss`, ability: "brands:write", projectScoped: true, success: 200 },
+  { name: "POST /brand-suggestions/{suggestion}/ignore", method: "POST", path: (f) => `/api/v1/brand-suggestions/${f.suggestion}/ignore`, ability: "brands:write", projectScoped: true, success: 201 },
+  {
+    name: "GET /analytics/brands/untracked-share",
+    method: "GET",
+    path: (f) => `/api/v1/analytics/brands/untracked-share?${analyticsWindow()}&monitors[]=${f.monitor}&tags[]=${f.tag}`,
+    ability: "analytics:read",
+    projectScoped: true,
+    success: 200
+  },
+  {
+    name: "GET /brand-suggestions",
+    method: "GET",
+    path: (f) => `/api/v1/brand-suggestions?${analyticsWindow()}&monitors[]=${f.monitor}&status=dismissed`,
+    ability: "brands:read",
+    projectScoped: true,
+    success: 200
+  },
   {
     name: "GET /analytics/prompts",
     method: "GET",
@@ -312,7 +356,37 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     body: () => ({ name: unique("Key"), abilities: ["keys:manage"], project_ids: null, expires_at: null }),
     success: 201
   },
-  { name: "DELETE /api-keys/{api_key}", method: "DELETE", path: (f) => `/api/v1/api-keys/${f.apiKey}`, ability: "keys:manage", projectScoped: false, success: 204 }
+  { name: "DELETE /api-keys/{api_key}", method: "DELETE", path: (f) => `/api/v1/api-keys/${f.apiKey}`, ability: "keys:manage", projectScoped: false, success: 204 },
+  { name: "GET /webhooks", method: "GET", path: () => "/api/v1/webhooks", ability: "webhooks:manage", projectScoped: true, success: 200 },
+  {
+    name: "POST /webhooks",
+    method: "POST",
+    path: () => "/api/v1/webhooks",
+    ability: "webhooks:manage",
+    projectScoped: true,
+    body: () => ({ url: PUBLIC_WEBHOOK_URL, events: ["run.completed"] }),
+    success: 201
+  },
+  { name: "GET /webhooks/{webhook}", method: "GET", path: (f) => `/api/v1/webhooks/${f.webhook}`, ability: "webhooks:manage", projectScoped: true, success: 200 },
+  {
+    name: "PATCH /webhooks/{webhook}",
+    method: "PATCH",
+    path: (f) => `/api/v1/webhooks/${f.webhook}`,
+    ability: "webhooks:manage",
+    projectScoped: true,
+    body: () => ({ events: ["run.completed", "alert.triggered"] }),
+    success: 200
+  },
+  { name: "DELETE /webhooks/{webhook}", method: "DELETE", path: (f) => `/api/v1/webhooks/${f.webhook}`, ability: "webhooks:manage", projectScoped: true, success: 204 },
+  { name: "POST /webhooks/{webhook}/test", method: "POST", path: (f) => `/api/v1/webhooks/${f.webhook}/test`, ability: "webhooks:manage", projectScoped: true, success: 202 },
+  {
+    name: "GET /webhooks/{webhook}/deliveries",
+    method: "GET",
+    path: (f) => `/api/v1/webhooks/${f.webhook}/deliveries`,
+    ability: "webhooks:manage",
+    projectScoped: true,
+    success: 200
+  }
 ]
 
 /** The resources of the project a path can name, by their collection in the path. */
@@ -323,7 +397,8 @@ const pathCollections = {
   brands: "Brand",
   segments: "Segment",
   responses: "Response",
-  sources: "Source"
+  sources: "Source",
+  webhooks: "Webhook"
 } as const
 
 export type PathResource = (typeof pathCollections)[keyof typeof pathCollections]
@@ -336,7 +411,8 @@ export const fixtureField = {
   Brand: "brand",
   Segment: "segment",
   Response: "response",
-  Source: "source"
+  Source: "source",
+  Webhook: "webhook"
 } as const satisfies Record<PathResource, keyof Fixture>
 
 /**
@@ -346,7 +422,7 @@ export const fixtureField = {
 export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; readonly resource: PathResource }> =
   endpoints.flatMap((endpoint) => {
     if (!endpoint.projectScoped) return []
-    return [...endpoint.name.matchAll(/\/(monitors|prompts|tags|brands|segments|responses|sources)\/\{/g)].map((match) => ({
+    return [...endpoint.name.matchAll(/\/(monitors|prompts|tags|brands|segments|responses|sources|webhooks)\/\{/g)].map((match) => ({
       endpoint,
       resource: pathCollections[match[1] as keyof typeof pathCollections]
     }))
@@ -372,13 +448,16 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   const response = await ok("POST", "/api/v1/responses", project, {
     prompt_id: prompt,
     platform: "chatgpt",
-    text: "The fixture brand is a fine choice.",
+    text: "The fixture brand is a fine choice. **Zylomatic** is another.",
     citations: ["https://fixture.example/review"]
   })
   const sources = await server.request("GET", "/api/v1/sources", { key, project })
   const source = sources.body.data.at(-1).id as number
   const apiKey = await ok("POST", "/api/v1/api-keys", undefined, { name: unique("fixture key"), abilities: ["keys:manage"], project_ids: null, expires_at: null })
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey }
+  const suggestions = await server.request("GET", `/api/v1/brand-suggestions?${analyticsWindow()}&gated=false`, { key, project })
+  const suggestion = suggestions.body.data.find((s: { key: string }) => s.key === "zylomatic").id as number
+  const webhook = await ok("POST", "/api/v1/webhooks", project, { url: PUBLIC_WEBHOOK_URL, events: ["run.completed"] })
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion, webhook }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>

@@ -12,6 +12,7 @@ import { OrganizationsRepo } from "../../src/Organizations/Repo.ts"
 import { Analyzer } from "../../src/Responses/Analyzer.ts"
 import { Metrics } from "../../src/Observability/Metrics.ts"
 import { MemoryLive, onDatabase, serve } from "../../src/Server.ts"
+import { deliverDue, type DeliveryOptions, optionsFromSettings } from "../../src/Webhooks/Delivery.ts"
 import { clientFor } from "./ApiClient.ts"
 
 /**
@@ -75,6 +76,12 @@ export interface TestServer {
   readonly heartbeat: (worker: WorkerCapabilities & { readonly id?: string }, at?: Date) => Promise<void>
   /** Every heartbeat forgotten, as if no worker had ever run. */
   readonly forgetWorkers: () => Promise<void>
+  /**
+   * One pass of the webhook delivery loop at `at` (now by default), as a collector process runs it
+   * (Webhooks/Delivery.ts), with the server's settings; `resolver` instead of the system's DNS. The
+   * number of deliveries tried.
+   */
+  readonly deliverWebhooks: (at?: Date, options?: Partial<DeliveryOptions>, log?: (line: string) => void) => Promise<number>
   readonly close: () => Promise<void>
 }
 
@@ -202,6 +209,16 @@ export const startServer = async <Overridden extends ServerData = never>(
       runtime.runPromise(Effect.flatMap(WorkersRepo, (workers) =>
         // Seen from the epoch, every remembered worker is "alive": all are listed.
         Effect.flatMap(workers.status(new Date(0)), (status) => Effect.forEach(status.alive, (worker) => workers.leave(worker.id), { discard: true })))),
+    deliverWebhooks: (at, options = {}, log) =>
+      runtime.runPromise(Effect.flatMap(optionsFromSettings, (settings) => deliverDue({ ...settings, ...options }, at)).pipe(
+        // Every line the loop logs, with its annotations, to `log`.
+        log === undefined ? (effect) => effect : (effect) =>
+          effect.pipe(
+            Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ annotations, message }) =>
+              log(JSON.stringify({ message, annotations: Object.fromEntries(annotations) }))))),
+            Logger.withMinimumLogLevel(LogLevel.All)
+          )
+      )),
     client: (key) => clientFor(baseUrl, key),
     sql: sqlRuntime,
     close: async () => {

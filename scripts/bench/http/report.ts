@@ -1,6 +1,6 @@
 /**
- * Writes the results of `npm run bench:http` into docs/performance.md, between the two markers below,
- * in the section "HTTP against a raw baseline"; every other line of the file is kept as it is (the file
+ * Writes the results of `npm run bench:http` into docs/performance-runs.md (the full tables of the
+ * latest runs), between the two markers below; every other line of the file is kept as it is (the file
  * is read again right before it is written). Without the markers, the section is added at the end.
  */
 import * as Fs from "node:fs"

@@ -38,20 +38,20 @@ interface ListItem {
   readonly list?: ReadonlyArray<ListItem> | undefined
 }
 
-const ListItem: Schema.Schema<ListItem> = Schema.Struct({
+/** What a list item has, and a text block too: a title, a snippet, a nested list. */
+const listItemFields = {
   title: Schema.optional(Schema.String),
   snippet: Schema.optional(Schema.String),
-  list: Schema.optional(Schema.Array(Schema.suspend(() => ListItem)))
-})
+  list: Schema.optional(Schema.Array(Schema.suspend((): Schema.Schema<ListItem> => ListItem)))
+}
+
+const ListItem: Schema.Schema<ListItem> = Schema.Struct(listItemFields)
 
 /** A table: rows of cells (the first the header), or `headers` and rows. */
 const Cell = Schema.Union(Schema.String, Schema.Number, Schema.Null)
 
-interface TextBlock {
+interface TextBlock extends ListItem {
   readonly type?: string | undefined
-  readonly title?: string | undefined
-  readonly snippet?: string | undefined
-  readonly list?: ReadonlyArray<ListItem> | undefined
   readonly headers?: ReadonlyArray<string | number | null> | undefined
   readonly table?: ReadonlyArray<ReadonlyArray<string | number | null>> | undefined
   readonly code?: string | undefined
@@ -60,10 +60,8 @@ interface TextBlock {
 }
 
 const TextBlock: Schema.Schema<TextBlock> = Schema.Struct({
+  ...listItemFields,
   type: Schema.optional(Schema.String),
-  title: Schema.optional(Schema.String),
-  snippet: Schema.optional(Schema.String),
-  list: Schema.optional(Schema.Array(ListItem)),
   headers: Schema.optional(Schema.Array(Cell)),
   table: Schema.optional(Schema.Array(Schema.Array(Cell))),
   code: Schema.optional(Schema.String),

@@ -119,6 +119,34 @@ export const layerSql = Layer.effect(
           RETURNING id`
     })
 
+    /** The run of a slot made with its jobs, or the one there, in one transaction. */
+    const createRun = (monitor: Monitor, run: NewRun) =>
+      Effect.gen(function*() {
+        const inserted = yield* insertRun({ projectId: monitor.project_id, monitorId: monitor.id, slot: run.slot, trigger: run.trigger })
+        // Already there (the slot's run exists): that one, as it is.
+        if (Option.isNone(inserted)) return { run: yield* findRun(monitor.id, run.slot), created: false }
+        const runId = inserted.value.id
+        const missed = run.trigger === "missed"
+        // The prompts and platforms of the monitor as they are in the database now, in one statement.
+        // A prompt already asked on a platform for this slot (under another monitor) is not asked again.
+        yield* sql`
+          INSERT INTO collector_jobs (project_id, run_id, prompt_id, platform, slot, status, reason, deadline, finished_at, simulated)
+          SELECT p.project_id, ${runId}, p.id, pl.platform, ${run.slot},
+            ${missed ? "skipped" : "pending"}, ${missed ? MISSED_REASON : null}, ${run.deadline},
+            ${missed ? sql`now()` : sql`NULL`}, m.simulated
+          FROM prompts p
+          JOIN monitors m ON m.id = p.monitor_id
+          CROSS JOIN LATERAL unnest(m.platforms) WITH ORDINALITY AS pl (platform, position)
+          WHERE p.monitor_id = ${monitor.id}
+          ORDER BY p.id, pl.position
+          ON CONFLICT (prompt_id, platform, slot) DO NOTHING`
+        yield* sql`
+          UPDATE collector_runs SET status = 'completed', completed_at = now(), updated_at = now()
+          WHERE id = ${runId}
+            AND NOT EXISTS (SELECT 1 FROM collector_jobs WHERE run_id = ${runId} AND status IN ('pending', 'running'))`
+        return { run: yield* findRun(monitor.id, run.slot), created: true }
+      }).pipe(sql.withTransaction, orDefect)
+
     return RunsRepo.of({
       list: (monitorId, window) =>
         Effect.all({
@@ -128,32 +156,19 @@ export const layerSql = Layer.effect(
             ORDER BY slot DESC, id DESC LIMIT ${window.limit} OFFSET ${window.offset}`),
           total: Effect.map(count(monitorId), (row) => row.total)
         }).pipe(orDefect),
+      // The span is the repository's (`RunsRepo.create`, Repositories.ts); the ids are set on it here.
       create: (monitor, run) =>
         Effect.gen(function*() {
-          const inserted = yield* insertRun({ projectId: monitor.project_id, monitorId: monitor.id, slot: run.slot, trigger: run.trigger })
-          // Already there (the slot's run exists): that one, as it is.
-          if (Option.isNone(inserted)) return { run: yield* findRun(monitor.id, run.slot), created: false }
-          const runId = inserted.value.id
-          const missed = run.trigger === "missed"
-          // The prompts and platforms of the monitor as they are in the database now, in one statement.
-          // A prompt already asked on a platform for this slot (under another monitor) is not asked again.
-          yield* sql`
-            INSERT INTO collector_jobs (project_id, run_id, prompt_id, platform, slot, status, reason, deadline, finished_at, simulated)
-            SELECT p.project_id, ${runId}, p.id, pl.platform, ${run.slot},
-              ${missed ? "skipped" : "pending"}, ${missed ? MISSED_REASON : null}, ${run.deadline},
-              ${missed ? sql`now()` : sql`NULL`}, m.simulated
-            FROM prompts p
-            JOIN monitors m ON m.id = p.monitor_id
-            CROSS JOIN LATERAL unnest(m.platforms) WITH ORDINALITY AS pl (platform, position)
-            WHERE p.monitor_id = ${monitor.id}
-            ORDER BY p.id, pl.position
-            ON CONFLICT (prompt_id, platform, slot) DO NOTHING`
-          yield* sql`
-            UPDATE collector_runs SET status = 'completed', completed_at = now(), updated_at = now()
-            WHERE id = ${runId}
-              AND NOT EXISTS (SELECT 1 FROM collector_jobs WHERE run_id = ${runId} AND status IN ('pending', 'running'))`
-          return { run: yield* findRun(monitor.id, run.slot), created: true }
-        }).pipe(sql.withTransaction, orDefect),
+          yield* Effect.annotateCurrentSpan({
+            "project.id": monitor.project_id,
+            "monitor.id": monitor.id,
+            "run.slot": run.slot.toISOString(),
+            "run.trigger": run.trigger
+          })
+          const made = yield* createRun(monitor, run)
+          yield* Effect.annotateCurrentSpan({ "run.id": made.run.id, "run.created": made.created, "jobs": made.run.jobs.total })
+          return made
+        }),
       scheduled: () =>
         decodeRows(
           ScheduledRow,

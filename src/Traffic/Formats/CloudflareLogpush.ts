@@ -1,5 +1,5 @@
-import { cleanPath, integerOf, type LineParser, normalizeHost, timeOf } from "../LogLine.ts"
-import { jsonObject, stringField } from "./Json.ts"
+import { integerOf, type LineParser, timeOf } from "../LogLine.ts"
+import { jsonObject, requestOf, stringField } from "./Json.ts"
 
 /**
  * Cloudflare Logpush, HTTP requests dataset: NDJSON, one request a line, with Cloudflare's field names:
@@ -10,6 +10,16 @@ import { jsonObject, stringField } from "./Json.ts"
  * `timestamp_format`). The job must include at least the time, the URI (or path) and the status;
  * Logpush's `{"content":"tests"}` probe and any record without them are not requests.
  */
+const fields = {
+  method: "ClientRequestMethod",
+  host: "ClientRequestHost",
+  bytes: "EdgeResponseBytes",
+  userAgent: "ClientRequestUserAgent",
+  ip: "ClientIP",
+  referer: "ClientRequestReferer",
+  contentType: "EdgeResponseContentType"
+}
+
 export const cloudflareLogpushParser = (): LineParser => ({
   parse: (line) => {
     if (line.trim() === "") return "skip"
@@ -19,18 +29,6 @@ export const cloudflareLogpushParser = (): LineParser => ({
     const target = stringField(record, "ClientRequestURI") ?? stringField(record, "ClientRequestPath")
     const status = integerOf(record["EdgeResponseStatus"])
     if (time === undefined || target === undefined || status === undefined || status === 0) return "content" in record ? "skip" : undefined
-    const host = stringField(record, "ClientRequestHost")
-    return {
-      time,
-      method: stringField(record, "ClientRequestMethod") ?? "",
-      host: host === undefined ? undefined : normalizeHost(host),
-      path: cleanPath(target),
-      status,
-      bytes: integerOf(record["EdgeResponseBytes"]) ?? 0,
-      userAgent: stringField(record, "ClientRequestUserAgent") ?? "",
-      ip: stringField(record, "ClientIP"),
-      referer: stringField(record, "ClientRequestReferer"),
-      contentType: stringField(record, "EdgeResponseContentType")
-    }
+    return requestOf(record, { time, target, status }, fields)
   }
 })

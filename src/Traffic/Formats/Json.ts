@@ -1,3 +1,5 @@
+import { cleanPath, integerOf, type LogLine, normalizeHost } from "../LogLine.ts"
+
 /** What the JSON formats share: one object a line, read without trusting its shape. */
 
 export type JsonObject = { readonly [key: string]: unknown }
@@ -31,4 +33,46 @@ export const stringField = (object: JsonObject, path: string): string | undefine
   if (Array.isArray(value) && typeof value[0] === "string") return value.join(", ")
   if (typeof value === "number") return String(value)
   return undefined
+}
+
+/** A field holding a whole number, given as a number or as digits. */
+export const numericField = (object: JsonObject, path: string): unknown => {
+  const value = stringField(object, path)
+  return value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : value
+}
+
+/** Where a JSON record keeps a request's fields besides its time, path and status: a key or dotted path each. */
+export interface RequestFields {
+  readonly method?: string | undefined
+  readonly host?: string | undefined
+  readonly bytes?: string | undefined
+  readonly userAgent?: string | undefined
+  readonly ip?: string | undefined
+  readonly referer?: string | undefined
+  readonly contentType?: string | undefined
+}
+
+/**
+ * A request of a JSON record: its time, path (`target`, query included) and status as the format found
+ * them (and its host, when the format looks in more than one place), the other fields where `fields` says.
+ */
+export const requestOf = (
+  record: JsonObject,
+  found: { readonly time: number; readonly target: string; readonly status: number; readonly host?: string | undefined },
+  fields: RequestFields
+): LogLine => {
+  const optional = (path: string | undefined) => path === undefined ? undefined : stringField(record, path)
+  const host = found.host ?? optional(fields.host)
+  return {
+    time: found.time,
+    method: optional(fields.method) ?? "",
+    host: host === undefined ? undefined : normalizeHost(host),
+    path: cleanPath(found.target),
+    status: found.status,
+    bytes: fields.bytes === undefined ? 0 : (integerOf(numericField(record, fields.bytes)) ?? 0),
+    userAgent: optional(fields.userAgent) ?? "",
+    ip: optional(fields.ip),
+    referer: optional(fields.referer),
+    contentType: optional(fields.contentType)
+  }
 }

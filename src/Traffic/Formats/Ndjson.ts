@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { cleanPath, integerOf, type LineParser, normalizeHost, timeOf } from "../LogLine.ts"
-import { jsonObject, stringField } from "./Json.ts"
+import { integerOf, type LineParser, timeOf } from "../LogLine.ts"
+import { jsonObject, numericField, requestOf, stringField } from "./Json.ts"
 
 /**
  * Any NDJSON log, one request a line, read through a field map that names, for each field of a
@@ -26,36 +26,15 @@ export const FieldMap = Schema.Struct({
 })
 export type FieldMap = typeof FieldMap.Type
 
-export const ndjsonParser = (map: FieldMap): LineParser => {
-  const optional = (record: Parameters<typeof stringField>[0], path: string | undefined) =>
-    path === undefined ? undefined : stringField(record, path)
-  return {
-    parse: (line) => {
-      if (line.trim() === "") return "skip"
-      const record = jsonObject(line)
-      if (record === undefined) return undefined
-      const time = timeOf(fieldValue(record, map.time))
-      const target = stringField(record, map.path)
-      const status = integerOf(fieldValue(record, map.status))
-      if (time === undefined || target === undefined || status === undefined || status < 100 || status > 999) return undefined
-      const host = optional(record, map.host)
-      return {
-        time,
-        method: optional(record, map.method) ?? "",
-        host: host === undefined ? undefined : normalizeHost(host),
-        path: cleanPath(target),
-        status,
-        bytes: map.bytes === undefined ? 0 : (integerOf(fieldValue(record, map.bytes)) ?? 0),
-        userAgent: optional(record, map.userAgent) ?? "",
-        ip: optional(record, map.ip),
-        referer: optional(record, map.referer),
-        contentType: optional(record, map.contentType)
-      }
-    }
+export const ndjsonParser = (map: FieldMap): LineParser => ({
+  parse: (line) => {
+    if (line.trim() === "") return "skip"
+    const record = jsonObject(line)
+    if (record === undefined) return undefined
+    const time = timeOf(numericField(record, map.time))
+    const target = stringField(record, map.path)
+    const status = integerOf(numericField(record, map.status))
+    if (time === undefined || target === undefined || status === undefined || status < 100 || status > 999) return undefined
+    return requestOf(record, { time, target, status }, map)
   }
-}
-
-const fieldValue = (record: Parameters<typeof stringField>[0], path: string): unknown => {
-  const value = stringField(record, path)
-  return value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : value
-}
+})

@@ -1,5 +1,5 @@
-import { cleanPath, integerOf, type LineParser, normalizeHost, timeOf } from "../LogLine.ts"
-import { type JsonObject, jsonObject, stringField } from "./Json.ts"
+import { integerOf, type LineParser, timeOf } from "../LogLine.ts"
+import { type JsonObject, jsonObject, requestOf, stringField } from "./Json.ts"
 
 /**
  * Vercel log drains in NDJSON delivery: one log record a line. Requests are the records with a
@@ -11,6 +11,9 @@ import { type JsonObject, jsonObject, stringField } from "./Json.ts"
  * The status is the proxy's (what the visitor got); `-1` there means a background revalidation, not a
  * request.
  */
+/** The proxy's fields; the host, when the proxy has none, is the record's. */
+const fields = { method: "method", bytes: "responseByteSize", userAgent: "userAgent", ip: "clientIp", referer: "referer" }
+
 export const vercelParser = (): LineParser => ({
   parse: (line) => {
     if (line.trim() === "") return "skip"
@@ -25,17 +28,6 @@ export const vercelParser = (): LineParser => ({
     const target = stringField(request, "path")
     if (time === undefined || target === undefined || status === undefined) return undefined
     const host = stringField(request, "host") ?? stringField(record, "host")
-    return {
-      time,
-      method: stringField(request, "method") ?? "",
-      host: host === undefined ? undefined : normalizeHost(host),
-      path: cleanPath(target),
-      status,
-      bytes: integerOf(request["responseByteSize"]) ?? 0,
-      userAgent: stringField(request, "userAgent") ?? "",
-      ip: stringField(request, "clientIp"),
-      referer: stringField(request, "referer"),
-      contentType: undefined
-    }
+    return requestOf(request, { time, target, status, host }, fields)
   }
 })

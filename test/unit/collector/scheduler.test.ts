@@ -6,6 +6,7 @@ import { MonitorsRepo } from "../../../src/Monitors/Repo.ts"
 import { PromptsRepo } from "../../../src/Prompts/Repo.ts"
 import * as Repositories from "../../../src/Repositories.ts"
 import { migratedSql } from "../../support/Databases.ts"
+import { recordingSpans, spansNamed } from "../../support/Spans.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
 import { monitorWithPrompts } from "./fixtures.ts"
 
@@ -51,6 +52,39 @@ for (const [name, implementation] of implementations) {
         expect(run!.trigger).toBe("schedule")
         expect(run!.status).toBe("running")
         expect(run!.jobs).toEqual({ total: 6, pending: 6, running: 0, succeeded: 0, failed: 0, skipped: 0 })
+      }))
+
+    it.effect("a tick's spans: the tick, the runs made for a monitor within it, each run's creation with its ids", () =>
+      Effect.gen(function*() {
+        const { monitor, project } = yield* monitorWithPrompts({ schedule: "daily", prompts: 1, platforms: ["chatgpt"] })
+        yield* clockAt(0)
+        const { spans } = yield* recordingSpans(tick)
+        expect(spansNamed(spans, "CollectorScheduler.tick").map((span) => span.ancestors)).toEqual([[]])
+        // The tick covers every scheduled monitor of the shared database: this one's spans.
+        const made = spansNamed(spans, "CollectorScheduler.createRuns").filter((span) => span.attributes["monitor.id"] === monitor.id)
+        expect(made).toEqual([{
+          name: "CollectorScheduler.createRuns",
+          attributes: expect.objectContaining({ "project.id": project.id, "monitor.id": monitor.id, "slots": 1 }),
+          ancestors: ["CollectorScheduler.tick"]
+        }])
+        const [run] = (yield* runsOf(monitor.id)).rows
+        const creations = spansNamed(spans, "RunsRepo.create").filter((span) => span.attributes["monitor.id"] === monitor.id)
+        // The SQL repository sets the run's ids on its span; the in-memory one, a reference for results, does not.
+        if (name !== "memory") {
+          expect(creations).toEqual([{
+            name: "RunsRepo.create",
+            attributes: expect.objectContaining({
+              "project.id": project.id,
+              "monitor.id": monitor.id,
+              "run.id": run!.id,
+              "run.trigger": "schedule",
+              "run.slot": run!.slot.toISOString(),
+              "run.created": true,
+              "jobs": 1
+            }),
+            ancestors: ["CollectorScheduler.createRuns", "CollectorScheduler.tick"]
+          }])
+        }
       }))
 
     it.effect("a tick the next day creates the next day's run, and ticks in between create nothing", () =>

@@ -20,12 +20,16 @@ import type { RunTrigger } from "../../../src/Domain/Run.ts"
 import * as Repositories from "../../../src/Repositories.ts"
 import { Analyzer } from "../../../src/Responses/Analyzer.ts"
 import { analyze } from "../../../src/Responses/Analysis.ts"
+import { Ingestion } from "../../../src/Responses/Ingestion.ts"
+import { MonitorsRepo } from "../../../src/Monitors/Repo.ts"
 import { migratedSql } from "../../support/Databases.ts"
 import { sqlBackend } from "../../support/TestServer.ts"
+import { recordingSpans, spansNamed } from "../../support/Spans.ts"
 import { monitorWithPrompts } from "./fixtures.ts"
 
 /** The repositories, the jobs queue and raw SQL for the assertions, on one migrated database. */
-const Live = Layer.mergeAll(Repositories.layerSql, Jobs.layerSql.pipe(Layer.provide(Repositories.layerSql)), Analyzer.inProcess).pipe(
+const Live = Layer.mergeAll(Jobs.layerSql, Ingestion.layer).pipe(
+  Layer.provideMerge(Layer.merge(Repositories.layerSql, Analyzer.inProcess)),
   Layer.provideMerge(migratedSql)
 )
 
@@ -319,7 +323,9 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       // The crashed worker wakes up with its answer: refused, nothing stored twice.
       const late = analyze({ monitor_id: monitor.id, prompt_id: crashed!.promptId, platform: "chatgpt", country: "US", text: "Late.", collected_at: new Date(), citations: [] }, [])
       expect(late._tag).toBe("Right")
-      if (late._tag === "Right") expect(yield* jobs.succeed(crashed!, late.right, false, new Date())).toBe(false)
+      if (late._tag === "Right") {
+        expect(yield* jobs.succeed(crashed!, (yield* Ingestion).store(monitor.project_id, [late.right]), new Date())).toBe(false)
+      }
       expect(yield* jobs.finish(crashed!, { status: "failed", reason: "late" }, new Date())).toBe(false)
       expect(yield* responsesOf(monitor.id)).toHaveLength(1)
       expect(yield* jobsOf(run.id)).toMatchObject([{ status: "succeeded", attempts: 2 }])
@@ -367,6 +373,66 @@ layer(Live, { timeout: 60_000 })(`collector worker (${sqlBackend})`, (it) => {
       yield* worker.drain
       expect((yield* responsesOf(fixture.monitor.id)).map((r) => r.collected_at)).toEqual([slot])
     }))
+
+  describe("the answer enters through Ingestion", () => {
+    it.effect("its details follow the rules of POST /responses: a retrieved URL it also cites is dropped, a repeat kept once", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { monitor } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
+        const worker = yield* makeWorker(fakePlatforms({
+          chatgpt: (question) =>
+            Effect.map(answering(question), (answer): Answer => ({
+              ...answer,
+              retrieved: ["https://review.example/crm", "https://other.example/list", "https://other.example/list"]
+            }))
+        }))
+        expect(yield* worker.drain).toBe(1)
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ retrieved_urls: Array<string> }>`SELECT retrieved_urls FROM responses WHERE monitor_id = ${monitor.id}`
+        expect(rows).toEqual([{ retrieved_urls: ["https://other.example/list"] }])
+      }))
+
+    it.effect("its spans: the job's, Ingestion's check within it, and Ingestion's write within the job's transaction", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { monitor, project, prompts, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt"] })
+        const worker = yield* makeWorker(fakePlatforms({ chatgpt: answering }))
+        const { spans, value } = yield* recordingSpans(worker.drain)
+        expect(value).toBe(1)
+        const [job] = yield* jobsOf(run.id)
+        const ids = { "job.id": job!.id, "run.id": run.id, "project.id": project.id, "prompt.id": prompts[0]!.id, "platform": "chatgpt" }
+        expect(spansNamed(spans, "CollectorWorker.job")).toEqual([
+          { name: "CollectorWorker.job", attributes: expect.objectContaining({ ...ids, attempt: 1, trigger: "schedule", simulated: false }), ancestors: [] }
+        ])
+        expect(spansNamed(spans, "Ingestion.prepareCollected")).toEqual([{
+          name: "Ingestion.prepareCollected",
+          attributes: expect.objectContaining({ "project.id": project.id, "prompt.id": prompts[0]!.id, "platform": "chatgpt", "monitor.id": monitor.id, "answers": 1 }),
+          ancestors: ["CollectorWorker.job"]
+        }])
+        expect(spansNamed(spans, "JobsRepo.succeed")).toEqual([
+          { name: "JobsRepo.succeed", attributes: expect.objectContaining({ ...ids, attempt: 1 }), ancestors: ["CollectorWorker.job"] }
+        ])
+        expect(spansNamed(spans, "Ingestion.store")).toEqual([{
+          name: "Ingestion.store",
+          attributes: expect.objectContaining({ "project.id": project.id, "prompt.id": prompts[0]!.id, "platform": "chatgpt", "answers": 1 }),
+          // In the transaction that checks the claim and marks the job succeeded.
+          ancestors: ["sql.transaction", "JobsRepo.succeed", "CollectorWorker.job"]
+        }])
+        expect(spansNamed(spans, "JobsRepo.claim")[0]!.attributes).toMatchObject({ "job.ids": [job!.id], "jobs.limit": options.concurrency })
+      }))
+
+    it.effect("a job's platform is checked against its run's monitor as it was when the run was made", () =>
+      Effect.gen(function*() {
+        yield* atRealNow
+        const { monitor, run } = yield* runNow({ prompts: 1, platforms: ["chatgpt", "claude"] })
+        // The monitor no longer asks Claude; the run made before still has its job, and its answer counts.
+        yield* (yield* MonitorsRepo).update(monitor.id, { platforms: ["chatgpt"] })
+        const worker = yield* makeWorker(fakePlatforms({ chatgpt: answering, claude: answering }))
+        expect(yield* worker.drain).toBe(2)
+        expect((yield* jobsOf(run.id)).map((job) => job.status)).toEqual(["succeeded", "succeeded"])
+        expect((yield* responsesOf(monitor.id)).map((response) => response.platform).sort()).toEqual(["chatgpt", "claude"])
+      }))
+  })
 
   // The platform's delay is real time (a timer outside Effect), so the two workers truly interleave.
   it.effect("two workers on one database never ask a job twice nor store its answer twice", () =>

@@ -170,12 +170,12 @@ describe("other events", () => {
     const message = slackMessage(run)
     expectWithinLimits(message)
     expect(texts(message)).toContain("Run of *Daily &lt;EU&gt;* completed with failures: 96 answers collected, 4 failed.")
-    const test = slackMessage({ type: "webhook.test", timestamp: "2026-11-25T10:00:00.000Z", data: { webhook_id: 5, message: "Hello from <the service>" } })
+    const test = slackMessage({ type: "webhook.test", timestamp: "2026-11-25T10:00:00.000Z", data: { project: { id: 1, name: "Acme" }, webhook_id: 5, message: "Hello from <the service>" } })
     expect(texts(test)).toContain("Hello from &lt;the service&gt;")
   })
 
   it("writes the standard envelope as compact JSON with type, timestamp and data", () => {
-    const event: WebhookEvent = { type: "webhook.test", timestamp: "2026-11-25T10:00:00.000Z", data: { webhook_id: 5, message: "hi" } }
-    expect(standardBody(event)).toBe("{\"type\":\"webhook.test\",\"timestamp\":\"2026-11-25T10:00:00.000Z\",\"data\":{\"webhook_id\":5,\"message\":\"hi\"}}")
+    const event: WebhookEvent = { type: "webhook.test", timestamp: "2026-11-25T10:00:00.000Z", data: { project: { id: 1, name: "Acme" }, webhook_id: 5, message: "hi" } }
+    expect(standardBody(event)).toBe("{\"type\":\"webhook.test\",\"timestamp\":\"2026-11-25T10:00:00.000Z\",\"data\":{\"project\":{\"id\":1,\"name\":\"Acme\"},\"webhook_id\":5,\"message\":\"hi\"}}")
   })
 })
