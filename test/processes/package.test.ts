@@ -235,6 +235,19 @@ describe("the package: npm pack, installed offline into an empty project, compil
     expect(statSync(join(folder, tarball)).size).toBeLessThan(1_000_000)
   })
 
+  it("imports no package it does not name as a dependency or a peer", () => {
+    const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+    const named = new Set([...Object.keys(own.dependencies), ...Object.keys(own.peerDependencies)])
+    const lib = join(host, "node_modules", own.name, "dist", "lib")
+    const imported = new Set(readdirSync(lib).flatMap((file) =>
+      [...readFileSync(join(lib, file), "utf8").matchAll(/(?:from|import\()\s*"([^".][^"]*)"/g)].map((match) => match[1]!)
+    ))
+    const packages = [...imported].filter((specifier) => !specifier.startsWith("node:"))
+      .map((specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/"))
+    expect(packages).toContain("effect")
+    expect(packages.filter((name) => !named.has(name))).toEqual([])
+  })
+
   it("installs the Effect packages once, as the host's, beside the package's runtime dependencies only", () => {
     const modules = join(host, "node_modules")
     expect(existsSync(join(modules, "brand-visibility-monitor", "dist", "lib", "client.js"))).toBe(true)
