@@ -4,8 +4,9 @@ import type { OpenApi } from "@effect/platform"
  * What the OpenAPI document says beside its operations, in one place: the server it is served by, its
  * licence, and a description for each group of operations (an OpenAPI tag, named by the group's
  * `OpenApi.Title`). Two groups of one title (the project list and a single project) share one tag.
- * test/unit/openapi-lint.test.ts holds the document to Redocly's recommended rules, which a group
- * without a description here fails.
+ * A group may instead carry its own `OpenApi.Description`, as segments do, so that a new area needs no
+ * line here. test/unit/openapi-lint.test.ts holds the document to Redocly's recommended rules, which a
+ * group without a description fails.
  */
 
 /** Relative: the API is on the server the document was read from, whatever its address. */
@@ -28,7 +29,6 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Prompts: "The questions a brand's buyers ask, asked of every platform of their monitor.",
   Tags: "Labels on prompts, by which the lists and the analytics filter.",
   Brands: "The project's brand and its competitors, with the names and domains that detect them in answers.",
-  Segments: "Groups of brands (a market, a category) that the brand analytics compare within.",
   "Brand suggestions": "The brands the stored answers name that the project does not track, with their evidence; accept, merge, dismiss or ignore them.",
   Webhooks: "Signed HTTP callbacks (Standard Webhooks) and Slack messages when runs complete, with every delivery and attempt recorded.",
   Responses: "The platforms' answers, as collected or sent to `POST /responses`, with their citations and brand mentions.",

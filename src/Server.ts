@@ -2,13 +2,11 @@ import { HttpApiBuilder, HttpRouter, HttpServer, type HttpServerRequest, type Ht
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import { AnalyticsLive } from "./Analytics/Http.ts"
 import { Api } from "./Api.ts"
-import { ApiKeysLive, KeyAuthLive } from "./ApiKeys/Http.ts"
-import { BrandsLive } from "./Brands/Http.ts"
+import { KeyAuthLive } from "./ApiKeys/Http.ts"
+import { mergeAll } from "./Area.ts"
+import { areas } from "./Areas.ts"
 import * as Collector from "./Collector/Collector.ts"
-import { CollectorLive as CollectorHealthLive } from "./Collector/Health/Http.ts"
-import { RunsLive } from "./Collector/Runs/Http.ts"
 import { Settings } from "./Config.ts"
 import * as Database from "./Database/Database.ts"
 import * as Migrations from "./Database/Migrations.ts"
@@ -26,20 +24,9 @@ import * as SecurityHeaders from "./Http/SecurityHeaders.ts"
 import { requestLog } from "./Http/RequestLog.ts"
 import * as McpHttp from "./Mcp/Http.ts"
 import * as Metrics from "./Observability/Metrics.ts"
-import { MeLive } from "./Me/Http.ts"
-import { MonitorsLive } from "./Monitors/Http.ts"
-import { OrganizationsLive } from "./Organizations/Http.ts"
-import { ProjectLive, ProjectLookupLive, ProjectsLive } from "./Projects/Http.ts"
-import { PromptsLive } from "./Prompts/Http.ts"
-import { ResponsesLive } from "./Responses/Http.ts"
+import { ProjectLookupLive } from "./Projects/Http.ts"
 import { Ingestion } from "./Responses/Ingestion.ts"
-import { SourcesLive } from "./Sources/Http.ts"
-import { BrandMentionsLive } from "./BrandMentions/Http.ts"
 import * as Repositories from "./Repositories.ts"
-import { SegmentsLive } from "./Segments/Http.ts"
-import { SuggestionsLive } from "./Suggestions/Http.ts"
-import { TagsLive } from "./Tags/Http.ts"
-import { WebhooksLive } from "./Webhooks/Http.ts"
 import * as Dashboard from "./Web/Dashboard.ts"
 
 const knownRoutes = makeKnownRoutes(Api)
@@ -70,7 +57,8 @@ export const ApiRoutesLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
-      Layer.provide([MeLive, OrganizationsLive, ProjectsLive, ProjectLive, MonitorsLive, RunsLive, CollectorHealthLive, PromptsLive, TagsLive, BrandsLive, SegmentsLive, SuggestionsLive, ResponsesLive, SourcesLive, BrandMentionsLive, AnalyticsLive, ApiKeysLive, WebhooksLive]),
+      // The handlers of every area (src/Areas.ts).
+      Layer.provide(mergeAll(areas.map((area) => area.handlers))),
       Layer.provide(MiddlewareLive),
       Layer.provide([ProjectLookupLive, Ingestion.layer])
     )

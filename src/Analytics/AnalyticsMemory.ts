@@ -35,8 +35,8 @@ interface Dimension {
   readonly nameOf: (db: MemoryTables, id: number) => string
 }
 
-const bySource: Dimension = { keyOf: (citation) => citation.source_id, nameOf: (db, id) => db.sources.get(id)!.domain }
-const byUrl: Dimension = { keyOf: (citation) => citation.source_url_id, nameOf: (db, id) => db.sourceUrls.get(id)!.url }
+const bySource: Dimension = { keyOf: (citation) => citation.source_id, nameOf: (db, id) => db.table("sources").get(id)!.domain }
+const byUrl: Dimension = { keyOf: (citation) => citation.source_url_id, nameOf: (db, id) => db.table("source_urls").get(id)!.url }
 
 /** Whether a response counts in the analytics: analyzed, and an answer (migration 0012). */
 const isCounted = (response: ResponseRow) => response.status === "analyzed" && response.answer_state === "answered"
@@ -44,7 +44,7 @@ const isCounted = (response: ResponseRow) => response.status === "analyzed" && r
 /** R(X): the analyzed responses of the project collected in [from, to) that pass every given filter. */
 const responsesIn = (db: MemoryTables, projectId: number, filters: Filters, from: number, to: number): Array<ResponseRow> => {
   const result: Array<ResponseRow> = []
-  for (const response of db.responses.values()) {
+  for (const response of db.table("responses").values()) {
     if (response.project_id !== projectId) continue
     // Answers only: a refusal, an empty answer or no AI answer is no analyzed response (docs/metrics.md).
     if (!isCounted(response)) continue
@@ -53,7 +53,7 @@ const responsesIn = (db: MemoryTables, projectId: number, filters: Filters, from
     if (filters.platforms !== undefined && !filters.platforms.includes(response.platform)) continue
     if (filters.countries !== undefined && !filters.countries.includes(response.country.toUpperCase())) continue
     if (filters.monitors !== undefined && !filters.monitors.includes(response.monitor_id)) continue
-    if (filters.tags !== undefined && !filters.tags.some((tag) => db.promptTags.has(`${response.prompt_id}:${tag}`))) continue
+    if (filters.tags !== undefined && !filters.tags.some((tag) => db.table("prompt_tags").has(`${response.prompt_id}:${tag}`))) continue
     result.push(response)
   }
   return result
@@ -71,7 +71,7 @@ const byResponse = <Row extends { readonly response_id: number }>(rows: Iterable
 }
 
 /** The citations of each response, read once per request. */
-const citationIndex = (db: MemoryTables) => byResponse<CitationRow>(db.citations.values())
+const citationIndex = (db: MemoryTables) => byResponse<CitationRow>(db.table("citations").values())
 
 type CitationsOf = ReturnType<typeof citationIndex>
 
@@ -96,7 +96,7 @@ const countIn = (citationsOf: CitationsOf, responses: ReadonlyArray<ResponseRow>
 const lifetimeOf = (db: MemoryTables, citationsOf: CitationsOf, projectId: number, dimension: Dimension, key: number) => {
   let first = Infinity
   let last = -Infinity
-  for (const response of db.responses.values()) {
+  for (const response of db.table("responses").values()) {
     if (response.project_id !== projectId || !isCounted(response)) continue
     if (!citationsOf(response).some((citation) => dimension.keyOf(citation) === key)) continue
     first = Math.min(first, response.collected_at.getTime())
@@ -168,22 +168,22 @@ const rowsOf = <SortBy extends string, Row>(
 
 /** The counted brands of the project: not classified `ignored` (now). */
 const countedBrandsOf = (db: MemoryTables, projectId: number): Array<BrandTableRow> =>
-  [...db.brands.values()].filter((brand) => brand.project_id === projectId && brand.classification !== "ignored")
+  [...db.table("brands").values()].filter((brand) => brand.project_id === projectId && brand.classification !== "ignored")
 
 const brandRef = (db: MemoryTables, projectId: number, brand: BrandTableRow): BrandRef => ({
   id: brand.id,
   name: brand.name,
   classification: brand.classification,
-  is_own: db.projects.get(projectId)?.brand_id === brand.id
+  is_own: db.table("projects").get(projectId)?.brand_id === brand.id
 })
 
 /** Whether a brand gets a row or a series: in `brands` when given, and in one of `segments` when given. */
 const isSelected = (db: MemoryTables, selection: BrandSelection, brandId: number): boolean =>
   (selection.brands === undefined || selection.brands.includes(brandId)) &&
-  (selection.segments === undefined || selection.segments.some((segment) => db.brandSegments.has(`${brandId}:${segment}`)))
+  (selection.segments === undefined || selection.segments.some((segment) => db.table("brand_segments").has(`${brandId}:${segment}`)))
 
 /** The mentions of each response, read once per request. */
-const mentionIndex = (db: MemoryTables) => byResponse<BrandMentionRow>(db.brandMentions.values())
+const mentionIndex = (db: MemoryTables) => byResponse<BrandMentionRow>(db.table("brand_mentions").values())
 
 type MentionsOf = ReturnType<typeof mentionIndex>
 
@@ -214,7 +214,7 @@ const brandCountsIn = (
 const brandLifetimeOf = (db: MemoryTables, mentionsOf: MentionsOf, projectId: number, brandId: number) => {
   let first = Infinity
   let last = -Infinity
-  for (const response of db.responses.values()) {
+  for (const response of db.table("responses").values()) {
     if (response.project_id !== projectId || !isCounted(response)) continue
     if (!mentionsOf(response).some((mention) => mention.brand_id === brandId)) continue
     first = Math.min(first, response.collected_at.getTime())
@@ -274,14 +274,14 @@ const promptsOf = (db: MemoryTables, projectId: number, query: PromptListQuery) 
   const mentionsOf = mentionIndex(db)
   const brands = countedBrandsOf(db, projectId)
   const counted = new Set(brands.map((brand) => brand.id))
-  const ownId = db.projects.get(projectId)?.brand_id ?? null
+  const ownId = db.table("projects").get(projectId)?.brand_id ?? null
   const own = ownId !== null && counted.has(ownId) ? ownId : null
   const responses = responsesIn(db, projectId, query.filters, windowStart, windowEnd)
   const byPrompt = new Map<number, Array<ResponseRow>>()
   for (const response of responses) byPrompt.set(response.prompt_id, [...(byPrompt.get(response.prompt_id) ?? []), response])
 
   const rows = [...byPrompt].map(([promptId, answers]) => {
-    const prompt = db.prompts.get(promptId)!
+    const prompt = db.table("prompts").get(promptId)!
     const perBrand = brands.map((brand) => ({ brand, counts: brandCountsIn(mentionsOf, counted, answers, brand.id) }))
     const ownCounts = perBrand.find((entry) => entry.brand.id === own)?.counts
     const top = perBrand
@@ -306,14 +306,14 @@ export const layerMemory = Layer.effect(
       sources: (projectId, query) =>
         Effect.sync(() =>
           rowsOf(db, projectId, query, bySource, "domain", (id, measures) => ({
-            source: { id, domain: db.sources.get(id)!.domain },
+            source: { id, domain: db.table("sources").get(id)!.domain },
             ...measures
           }))
         ),
       sourceUrls: (projectId, query) =>
         Effect.sync(() =>
           rowsOf(db, projectId, query, byUrl, "url", (id, measures) => {
-            const url = db.sourceUrls.get(id)!
+            const url = db.table("source_urls").get(id)!
             return { source_url: { id, source_id: url.source_id, url: url.url }, ...measures }
           })
         ),
@@ -332,7 +332,7 @@ export const layerMemory = Layer.effect(
             }
           }
           const ranked = [...cited.entries()]
-            .map(([id, citations]) => ({ url: db.sourceUrls.get(id)!, citations }))
+            .map(([id, citations]) => ({ url: db.table("source_urls").get(id)!, citations }))
             .sort((a, b) => b.citations - a.citations || compareText(a.url.url, b.url.url) || a.url.id - b.url.id)
             .slice(0, query.topN)
 
@@ -351,10 +351,10 @@ export const layerMemory = Layer.effect(
       prompts: (projectId, query) => Effect.sync(() => promptsOf(db, projectId, query)),
       knownReferences: (projectId, references) =>
         Effect.sync(() => ({
-          monitors: references.monitors.filter((id) => db.monitors.get(id)?.project_id === projectId),
-          tags: references.tags.filter((id) => db.tags.get(id)?.project_id === projectId),
-          brands: references.brands.filter((id) => db.brands.get(id)?.project_id === projectId),
-          segments: references.segments.filter((id) => db.segments.get(id)?.project_id === projectId)
+          monitors: references.monitors.filter((id) => db.table("monitors").get(id)?.project_id === projectId),
+          tags: references.tags.filter((id) => db.table("tags").get(id)?.project_id === projectId),
+          brands: references.brands.filter((id) => db.table("brands").get(id)?.project_id === projectId),
+          segments: references.segments.filter((id) => db.table("segments").get(id)?.project_id === projectId)
         }))
     })
   )

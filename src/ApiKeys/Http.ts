@@ -1,6 +1,5 @@
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { type ApiKey, generateKey, hashKey, isUsable, KEY_PATTERN, keyPrefix, withinReach } from "../Domain/ApiKey.ts"
 import { NotFound, Unauthenticated, ValidationError } from "../Domain/Errors.ts"
 import { CurrentKey, keyGone } from "../Http/Authorize.ts"
@@ -10,13 +9,17 @@ import { paginated } from "../Http/Responses.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
 import type { ApiKeyRecord } from "./Api.ts"
 import { ApiKeysRepo } from "./Repo.ts"
+import { ApiKeysApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as ApiKeysMemory from "./RepoMemory.ts"
+import * as ApiKeysSql from "./Repo.ts"
 
 /** A key as the API shows it: everything but its hash. */
 const recordOf = ({ organization_id: _, ...key }: ApiKey): ApiKeyRecord => ({ ...key, revoked: key.revoked_at !== null })
 
 const notGranted = "The key may not grant what it does not have itself."
 
-export const ApiKeysLive = ApiGroup.group(Api, "apiKeys", (handlers) =>
+export const ApiKeysLive = ApiGroup.group(ApiKeysApi, (handlers) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeysRepo
     const projects = yield* ProjectsRepo
@@ -100,3 +103,11 @@ export const KeyAuthLive = Layer.effect(
         })
     }))
 )
+
+/** The organization's API keys. */
+export const ApiKeysArea = Area.make({
+  groups: [ApiKeysApi],
+  handlers: ApiKeysLive,
+  repositories: [Area.repository(ApiKeysRepo, { sql: ApiKeysSql.layerSql, memory: ApiKeysMemory.layerMemory })],
+  abilities: ["keys:manage"]
+})

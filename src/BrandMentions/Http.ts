@@ -1,13 +1,12 @@
 import { Effect, Option } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
-import { Api } from "../Api.ts"
 import { orDefect } from "../Database/Rows.ts"
 import { BrandsRepo } from "../Brands/Repo.ts"
 import { brandOf } from "../Domain/Brand.ts"
 import type { Project } from "../Domain/Project.ts"
 import { BrandMention } from "../Domain/Response.ts"
-import { exportOf } from "../Http/Export.ts"
+import { exportOf } from "../Integrations/HttpExport.ts"
 import { decodeResponseFilters } from "../Analytics/HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
@@ -18,11 +17,15 @@ import { PromptsRepo } from "../Prompts/Repo.ts"
 import { ResponsesRepo } from "../Responses/Repo.ts"
 import { BrandMentionWithRelations, type Include } from "./Api.ts"
 import { BrandMentionsRepo, mentionKeyParts } from "./Repo.ts"
+import { BrandMentionsApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as BrandMentionsMemory from "./RepoMemory.ts"
+import * as BrandMentionsSql from "./Repo.ts"
 
 const byId = <A extends { readonly id: number }>(rows: ReadonlyArray<A>) => new Map(rows.map((row) => [row.id, row] as const))
 const distinct = (ids: ReadonlyArray<number>) => [...new Set(ids)]
 
-export const BrandMentionsLive = ApiGroup.group(Api, "brandMentions", (handlers) =>
+export const BrandMentionsLive = ApiGroup.group(BrandMentionsApi, (handlers) =>
   Effect.gen(function*() {
     const mentions = yield* BrandMentionsRepo
     const responses = yield* ResponsesRepo
@@ -109,3 +112,11 @@ export const BrandMentionsLive = ApiGroup.group(Api, "brandMentions", (handlers)
         return { ...page, data: yield* withRelations(project, page.data, include) }
       }))
   }))
+
+/** The brands the project's responses mention (with the brands' abilities). */
+export const BrandMentionsArea = Area.make({
+  groups: [BrandMentionsApi],
+  handlers: BrandMentionsLive,
+  repositories: [Area.repository(BrandMentionsRepo, { sql: BrandMentionsSql.layerSql, memory: BrandMentionsMemory.layerMemory })],
+  abilities: []
+})

@@ -15,14 +15,14 @@ export const layerMemory = Layer.effect(
         const v = mention[order.by]
         return v instanceof Date ? v.getTime() : v
       }
-      return [...db.brandMentions.values()]
+      return [...db.table("brand_mentions").values()]
         .filter((m) =>
           m.project_id === projectId &&
           (filter.responseId === undefined || m.response_id === filter.responseId) &&
           (filter.brandId === undefined || m.brand_id === filter.brandId) &&
-          matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(db.responses.get(m.response_id)!)
+          matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(db.table("responses").get(m.response_id)!)
         )
-        .map(({ project_id: _, ...mention }): BrandMention => ({ ...mention, collected_at: db.responses.get(mention.response_id)!.collected_at }))
+        .map(({ project_id: _, ...mention }): BrandMention => ({ ...mention, collected_at: db.table("responses").get(mention.response_id)!.collected_at }))
         .sort((a, b) => sign * (value(a) - value(b)) || sign * (a.id - b.id))
     }
     return BrandMentionsRepo.of({

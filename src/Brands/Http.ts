@@ -1,14 +1,17 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { brandOf, MAX_BRANDS } from "../Domain/Brand.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences, projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
 import { SegmentsRepo } from "../Segments/Repo.ts"
 import { BrandsRepo } from "./Repo.ts"
+import { BrandsApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as BrandsMemory from "./RepoMemory.ts"
+import * as BrandsSql from "./Repo.ts"
 
-export const BrandsLive = ApiGroup.group(Api, "brands", (handlers) =>
+export const BrandsLive = ApiGroup.group(BrandsApi, (handlers) =>
   Effect.gen(function*() {
     const brands = yield* BrandsRepo
     const segments = yield* SegmentsRepo
@@ -42,3 +45,11 @@ export const BrandsLive = ApiGroup.group(Api, "brands", (handlers) =>
       .handle("detachSegment", ({ path }) =>
         resource.data(Effect.flatMap(pathPair(path), ([brand, segment]) => brands.detachSegment(brand.id, segment.id))))
   }))
+
+/** The project's brands and their segments. */
+export const BrandsArea = Area.make({
+  groups: [BrandsApi],
+  handlers: BrandsLive,
+  repositories: [Area.repository(BrandsRepo, { sql: BrandsSql.layerSql, memory: BrandsMemory.layerMemory })],
+  abilities: ["brands:read", "brands:write"]
+})

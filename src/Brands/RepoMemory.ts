@@ -9,14 +9,14 @@ export const layerMemory = Layer.effect(
   BrandsRepo,
   Effect.map(MemoryStore, (db) => {
     const segmentIdsOf = (brandId: number) =>
-      [...db.brandSegments].flatMap((key) => {
+      [...db.table("brand_segments")].flatMap((key) => {
         const [brand, segment] = key.split(":").map(Number)
         return brand === brandId ? [segment!] : []
       }).sort((a, b) => a - b)
     const replaceSegments = (brandId: number, segmentIds: ReadonlyArray<number>) => {
-      for (const key of db.brandSegments) if (key.startsWith(`${brandId}:`)) db.brandSegments.delete(key)
+      for (const key of db.table("brand_segments")) if (key.startsWith(`${brandId}:`)) db.table("brand_segments").delete(key)
       // A segment deleted since the request checked it is left out, as in SQL.
-      for (const segmentId of segmentIds) if (db.segments.has(segmentId)) db.brandSegments.add(`${brandId}:${segmentId}`)
+      for (const segmentId of segmentIds) if (db.table("segments").has(segmentId)) db.table("brand_segments").add(`${brandId}:${segmentId}`)
     }
     const table = ProjectTable.make<BrandRow, Omit<NewBrand, "segment_ids">, StoredBrand>(db, "brands", "Brand", {
       view: (row) => ({ ...row, segment_ids: segmentIdsOf(row.id) }),
@@ -28,16 +28,16 @@ export const layerMemory = Layer.effect(
       ...withSegments,
       create: (projectId, values) =>
         Effect.suspend((): Effect.Effect<StoredBrand, NotFound | BrandLimitReached> =>
-          [...db.brands.values()].filter((brand) => brand.project_id === projectId).length >= MAX_BRANDS
+          [...db.table("brands").values()].filter((brand) => brand.project_id === projectId).length >= MAX_BRANDS
             ? Effect.fail(new BrandLimitReached())
             : withSegments.create(projectId, values)
         ),
       attachSegment: (brandId, segmentId) =>
         Effect.suspend(() => {
-          if (db.brands.has(brandId) && db.segments.has(segmentId)) db.brandSegments.add(`${brandId}:${segmentId}`)
+          if (db.table("brands").has(brandId) && db.table("segments").has(segmentId)) db.table("brand_segments").add(`${brandId}:${segmentId}`)
           return table.get(brandId)
         }),
-      detachSegment: (brandId, segmentId) => Effect.suspend(() => (db.brandSegments.delete(`${brandId}:${segmentId}`), table.get(brandId)))
+      detachSegment: (brandId, segmentId) => Effect.suspend(() => (db.table("brand_segments").delete(`${brandId}:${segmentId}`), table.get(brandId)))
     })
   })
 )

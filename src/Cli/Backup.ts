@@ -21,9 +21,15 @@ import * as Output from "./Output.ts"
  * as a tar (src/Database/Backup.ts), gzip-compressed. On PostgreSQL, pg_dump and pg_restore do this.
  */
 
-const postgresRecipe = (tool: string) =>
-  `On PostgreSQL (DATABASE_URL is set), use ${tool}: see docs/operations.md, "Backups". ` +
-  `This command copies the embedded database (DATA_DIR).`
+/** The embedded database's data directory, absolute; on PostgreSQL, an error that names `tool` instead. */
+const embeddedDataDir = (tool: string) =>
+  Effect.flatMap(Settings, (settings) =>
+    Option.isSome(settings.databaseUrl)
+      ? new UserError({
+        message: `On PostgreSQL (DATABASE_URL is set), use ${tool}: see docs/operations.md, "Backups". ` +
+          `This command copies the embedded database (DATA_DIR).`
+      })
+      : Effect.succeed(Path.resolve(settings.dataDir)))
 
 const fileArg = (description: string) => Args.text({ name: "file" }).pipe(Args.withDescription(description))
 
@@ -55,9 +61,7 @@ export const backup = Command.make("backup", {
   json: Output.json
 }, ({ file, json }) =>
   Effect.gen(function*() {
-    const settings = yield* Settings
-    if (Option.isSome(settings.databaseUrl)) return yield* new UserError({ message: postgresRecipe("pg_dump") })
-    const dataDir = Path.resolve(settings.dataDir)
+    const dataDir = yield* embeddedDataDir("pg_dump")
     const target = Path.resolve(file)
     const partial = `${target}.partial`
     const started = yield* Clock.currentTimeMillis
@@ -115,9 +119,7 @@ export const restore = Command.make("restore", {
   json: Output.json
 }, ({ file, json }) =>
   Effect.gen(function*() {
-    const settings = yield* Settings
-    if (Option.isSome(settings.databaseUrl)) return yield* new UserError({ message: postgresRecipe("pg_restore") })
-    const dataDir = Path.resolve(settings.dataDir)
+    const dataDir = yield* embeddedDataDir("pg_restore")
     const entries = yield* Effect.tryPromise({ try: () => Fs.readdir(dataDir), catch: (cause) => cause as NodeJS.ErrnoException }).pipe(
       Effect.catchAll((error) => error.code === "ENOENT" ? Effect.succeed([]) : Effect.fail(failure(`Cannot read ${dataDir}`)(error)))
     )

@@ -151,10 +151,10 @@ export const layerMemory = Layer.effect(
     WorkersRepo.of({
       beat: (worker, now) =>
         Effect.sync(() => {
-          db.workers.set(worker.id, { ...worker, lastSeenAt: now })
-          for (const [id, seen] of db.workers) if (seen.lastSeenAt.getTime() < now.getTime() - FORGET_MS) db.workers.delete(id)
+          db.table("collector_workers").set(worker.id, { ...worker, lastSeenAt: now })
+          for (const [id, seen] of db.table("collector_workers")) if (seen.lastSeenAt.getTime() < now.getTime() - FORGET_MS) db.table("collector_workers").delete(id)
         }),
-      leave: (id) => Effect.sync(() => void db.workers.delete(id)),
-      status: (now) => Effect.sync(() => statusOf([...db.workers.values()], now))
+      leave: (id) => Effect.sync(() => void db.table("collector_workers").delete(id)),
+      status: (now) => Effect.sync(() => statusOf([...db.table("collector_workers").values()], now))
     }))
 )

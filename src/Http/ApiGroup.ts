@@ -1,20 +1,41 @@
 import {
-  type HttpApi,
+  HttpApi,
   HttpApiBuilder,
   type HttpApiEndpoint,
   type HttpApiGroup,
   HttpApiSchema,
   HttpServerResponse
 } from "@effect/platform"
-import { Chunk, Effect, Either, type Layer, type Scope } from "effect"
+import { Chunk, Effect, Either, type Layer, type Schema, type Scope } from "effect"
 import * as Compiled from "../Schema/Compiled.ts"
+import * as ErrorSchemas from "./ErrorSchemas.ts"
 import { ProjectLookup } from "./Ports.ts"
 import { projectFirst } from "./ProjectGone.ts"
 
+/** The API's identifier: a group's handlers are the service `ApiGroup<"brand-visibility", name>`. */
+export const apiId = "brand-visibility"
+
 /**
- * `HttpApiBuilder.group`, whose endpoints' answers are encoded by their success schema compiled to a
- * plain function (Schema/Compiled.ts) instead of Schema's general parser, which `@effect/platform`
- * runs on every answer: encoding a page of 25 prompts cost a request more CPU than its SQL.
+ * What every group of the API shares, added once the groups are: the errors any endpoint may answer
+ * (ErrorResponse.ts; the others are declared where they arise) and the `/api/v1` prefix.
+ */
+export const shared = <Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(api: HttpApi.HttpApi<typeof apiId, Groups, E, R>) =>
+  api.addError(ErrorSchemas.ServerError).addError(ErrorSchemas.ServiceUnavailable).prefix("/api/v1")
+
+/** The API as one group sees it: the group alone with what every group shares (its handlers need no more). */
+const alone = <Group extends HttpApiGroup.HttpApiGroup.Any>(group: Group) => shared(HttpApi.make(apiId).add(group))
+
+/** The errors every endpoint may answer, which every handler may fail with. */
+type SharedError = Schema.Schema.Type<typeof ErrorSchemas.ServerError> | Schema.Schema.Type<typeof ErrorSchemas.ServiceUnavailable>
+
+/**
+ * `HttpApiBuilder.group` for one group of the API, built against that group (not the whole `Api`, which
+ * is a fold over the areas that hold these handlers: src/Areas.ts). Its endpoints and routes are the
+ * ones the whole API has: same identifier, same shared errors, same prefix.
+ *
+ * The endpoints' answers are encoded by their success schema compiled to a plain function
+ * (Schema/Compiled.ts) instead of Schema's general parser, which `@effect/platform` runs on every
+ * answer: encoding a page of 25 prompts cost a request more CPU than its SQL.
  *
  * The answer is the one `@effect/platform` would send, byte for byte: the same status, content type
  * and JSON (test/unit/compiled-schema.test.ts). An endpoint whose success schema is a union, empty, not
@@ -24,26 +45,18 @@ import { projectFirst } from "./ProjectGone.ts"
  * Every handler's 422 and resource 404 are also checked against its project (ProjectGone.ts), hence
  * the project lookup the group needs.
  */
-export const group = <
-  ApiId extends string,
-  Groups extends HttpApiGroup.HttpApiGroup.Any,
-  ApiError,
-  ApiR,
-  const Name extends HttpApiGroup.HttpApiGroup.Name<Groups>,
-  Return
->(
-  api: HttpApi.HttpApi<ApiId, Groups, ApiError, ApiR>,
-  groupName: Name,
+export const group = <Group extends HttpApiGroup.HttpApiGroup.Any, Return>(
+  group: Group,
   build: (
-    handlers: HttpApiBuilder.Handlers.FromGroup<ApiError, ApiR, HttpApiGroup.HttpApiGroup.WithName<Groups, Name>>
+    handlers: HttpApiBuilder.Handlers.FromGroup<SharedError, never, Group>
   ) => HttpApiBuilder.Handlers.ValidateReturn<Return>
 ): Layer.Layer<
-  HttpApiGroup.ApiGroup<ApiId, Name>,
+  HttpApiGroup.ApiGroup<typeof apiId, HttpApiGroup.HttpApiGroup.Name<Group>>,
   HttpApiBuilder.Handlers.Error<Return>,
-  | Exclude<HttpApiBuilder.Handlers.Context<Return> | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>, Scope.Scope>
+  | Exclude<HttpApiBuilder.Handlers.Context<Return> | HttpApiGroup.HttpApiGroup.Middleware<Group>, Scope.Scope>
   | ProjectLookup
 > =>
-  (HttpApiBuilder.group as any)(api, groupName, (handlers: any) =>
+  (HttpApiBuilder.group as any)(alone(group), group.identifier, (handlers: any) =>
     Effect.gen(function*() {
       const built = build(handlers) as any
       const finished = Effect.isEffect(built) ? yield* (built as Effect.Effect<any, any, any>) : built

@@ -127,26 +127,31 @@ export const attachmentEndpoints = <const Owner extends string, const Other exte
   const route = `${options.path}/:${options.param}/${options.others}/:${options.otherParam}` as const
   const path = Fields.pathIds(options.param, options.otherParam)
   const { noun } = options
+  /** One of the two: the same path, headers, answer and errors, a method and words of its own. */
+  const endpoint = <const Method extends "POST" | "DELETE", const EndpointName extends string>(
+    method: Method,
+    name: EndpointName,
+    summary: string,
+    description: string
+  ) =>
+    HttpApiEndpoint.make(method)(name, route)
+      .setPath(path)
+      .setHeaders(ProjectHeader)
+      .addSuccess(DataOf(options.resource))
+      .addError(ErrorSchemas.NotFound)
+      .pipe(guarded(options.ability, summary, `${description} Answers the ${noun.owner}.`))
   return {
-    attach: HttpApiEndpoint.post(`attach${options.name}` as `attach${Name}`, route)
-      .setPath(path)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(options.resource))
-      .addError(ErrorSchemas.NotFound)
-      .pipe(guarded(
-        options.ability,
-        `Attach a ${noun.other}`,
-        `Idempotent: attaching an attached ${noun.other} changes nothing. Answers the ${noun.owner}.`
-      )),
-    detach: HttpApiEndpoint.del(`detach${options.name}` as `detach${Name}`, route)
-      .setPath(path)
-      .setHeaders(ProjectHeader)
-      .addSuccess(DataOf(options.resource))
-      .addError(ErrorSchemas.NotFound)
-      .pipe(guarded(
-        options.ability,
-        `Detach a ${noun.other}`,
-        `Idempotent: detaching a ${noun.other} that is not attached changes nothing. Answers the ${noun.owner}.`
-      ))
+    attach: endpoint(
+      "POST",
+      `attach${options.name}` as `attach${Name}`,
+      `Attach a ${noun.other}`,
+      `Idempotent: attaching an attached ${noun.other} changes nothing.`
+    ),
+    detach: endpoint(
+      "DELETE",
+      `detach${options.name}` as `detach${Name}`,
+      `Detach a ${noun.other}`,
+      `Idempotent: detaching a ${noun.other} that is not attached changes nothing.`
+    )
   }
 }

@@ -1,13 +1,14 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { expand } from "../Domain/Ability.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
 import { scopeOf } from "../Http/ProjectContext.ts"
 import { OrganizationsRepo } from "../Organizations/Repo.ts"
 import { ProjectsRepo } from "../Projects/Repo.ts"
+import { MeApi } from "./Api.ts"
+import * as Area from "../Area.ts"
 
-export const MeLive = ApiGroup.group(Api, "me", (handlers) =>
+export const MeLive = ApiGroup.group(MeApi, (handlers) =>
   Effect.gen(function*() {
     const organizations = yield* OrganizationsRepo
     const projects = yield* ProjectsRepo
@@ -34,3 +35,11 @@ export const MeLive = ApiGroup.group(Api, "me", (handlers) =>
       })
     )
   }))
+
+/** The key making the request: `GET /me`. */
+export const MeArea = Area.make({
+  groups: [MeApi],
+  handlers: MeLive,
+  repositories: [],
+  abilities: []
+})

@@ -11,26 +11,29 @@ interface StoredRow {
   readonly updated_at: Date
 }
 
-/** The tables of the memory store that hold a project's resources. */
-type ProjectTables = "monitors" | "prompts" | "tags" | "brands" | "segments"
-
-/** The in-memory twin of Database/ProjectTable.ts, over one table of the memory store (`resource`: `Tag`, for a 404). */
+/**
+ * The in-memory twin of Database/ProjectTable.ts, over the table `table` of the memory store (`resource`:
+ * `Tag`, for a 404). The table is the store's own when the data model has it, else it is made on first use:
+ * a new area's table needs no line in Store.ts. Its rows go with their project.
+ */
 export const make = <Row extends StoredRow, New extends object, A = Row, Conflict = never>(
   db: MemoryTables,
-  table: ProjectTables,
+  table: string,
   resource: string,
   options: {
     /** A row as the repository shows it, with what is stored beside it. */
     readonly view?: (row: Row) => A
-    /** Deletes a row with what hangs on it (the store's cascade). */
-    readonly remove: (id: number) => void
+    /** Deletes a row with what hangs on it (the store's cascade); by default, the row alone. */
+    readonly remove?: (id: number) => void
     /** What two rows of one project may not share, compared as the unique index does. */
     readonly unique?: { readonly key: (row: Row) => string; readonly error: () => Conflict }
     /** A row of the project this one names (a prompt's monitor): `NotFound` of `resource` when it is gone. */
-    readonly parent?: { readonly column: string; readonly table: ProjectTables; readonly resource: string }
+    readonly parent?: { readonly column: string; readonly table: string; readonly resource: string }
   }
 ): ProjectTable<A, New, Conflict> => {
-  const rows = db[table] as unknown as Map<number, Row>
+  const rows = db.table<Row>(table)
+  const remove = options.remove ?? ((id: number) => void rows.delete(id))
+  db.cascadeFromProject(table, remove)
   const view = options.view ?? ((row: Row) => row as unknown as A)
   const ofProject = (projectId: number) => byId(rows.values()).filter((row) => row.project_id === projectId)
   const collides = (row: Row) =>
@@ -46,7 +49,7 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
     const parent = options.parent
     const id = parent === undefined ? undefined : (values as Record<string, unknown>)[parent.column]
     if (parent === undefined || typeof id !== "number") return undefined
-    return (db[parent.table] as Map<number, StoredRow>).get(id)?.project_id === projectId ? undefined : new NotFound({ resource: parent.resource })
+    return db.table<StoredRow>(parent.table).get(id)?.project_id === projectId ? undefined : new NotFound({ resource: parent.resource })
   }
   const get = (id: number) =>
     Effect.suspend(() => {
@@ -67,7 +70,7 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
     create: (projectId, values) =>
       Effect.suspend((): Effect.Effect<A, NotFound | Conflict> => {
         // Deleted after the request found it: the SQL table's foreign key (and its lock) says the same.
-        if (!db.projects.has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
+        if (!db.table("projects").has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
         const gone = missingParent(projectId, values)
         if (gone !== undefined) return Effect.fail(gone)
         const now = db.now()
@@ -83,19 +86,19 @@ export const make = <Row extends StoredRow, New extends object, A = Row, Conflic
         return isEmpty(changes) ? Effect.succeed(view(current)) : save({ ...current, ...changes, updated_at: db.now() })
       }),
     get,
-    delete: (id) => Effect.sync(() => options.remove(id))
+    delete: (id) => Effect.sync(() => remove(id))
   }
 }
 
 /** The in-memory twin of `withIdSet` (Database/ProjectTable.ts). */
 export const withIdSet = <A extends { readonly id: number }, Columns extends object, const Field extends string>(
   db: MemoryTables,
-  tableName: ProjectTables,
+  tableName: string,
   table: ProjectTable<A, Columns>,
   options: { readonly field: Field; readonly replace: (id: number, ids: ReadonlyArray<number>) => void }
 ) => {
   type New = Columns & { readonly [K in Field]: ReadonlyArray<number> }
-  const rows = db[tableName] as unknown as Map<number, StoredRow>
+  const rows = db.table<StoredRow>(tableName)
   const split = (values: object) => {
     const { [options.field]: ids, ...columns } = values as Record<string, unknown>
     return { ids: ids as ReadonlyArray<number> | undefined, columns: columns as Columns }

@@ -1,10 +1,13 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
 import { OrganizationsRepo } from "./Repo.ts"
+import { OrganizationsApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as OrganizationsMemory from "./RepoMemory.ts"
+import * as OrganizationsSql from "./Repo.ts"
 
-export const OrganizationsLive = ApiGroup.group(Api, "organization", (handlers) =>
+export const OrganizationsLive = ApiGroup.group(OrganizationsApi, (handlers) =>
   Effect.gen(function*() {
     const organizations = yield* OrganizationsRepo
     const current = CurrentKey.pipe(
@@ -21,3 +24,11 @@ export const OrganizationsLive = ApiGroup.group(Api, "organization", (handlers) 
           return { data: yield* organizations.rename(organization.id, payload.name) }
         }))
   }))
+
+/** The key's organization. */
+export const OrganizationsArea = Area.make({
+  groups: [OrganizationsApi],
+  handlers: OrganizationsLive,
+  repositories: [Area.repository(OrganizationsRepo, { sql: OrganizationsSql.layerSql, memory: OrganizationsMemory.layerMemory })],
+  abilities: ["organization:read", "organization:manage"]
+})

@@ -10,16 +10,16 @@ export const layerMemory = Layer.effect(
         Effect.sync(() => {
           const now = db.now()
           const organization = { id: db.nextId("organizations"), name, created_at: now, updated_at: now }
-          db.organizations.set(organization.id, organization)
+          db.table("organizations").set(organization.id, organization)
           return organization
         }),
-      list: Effect.sync(() => [...db.organizations.values()].sort((a, b) => a.id - b.id)),
-      findById: (id) => Effect.sync(() => Option.fromNullable(db.organizations.get(id))),
-      findMany: (ids) => Effect.sync(() => ids.flatMap((id) => db.organizations.get(id) ?? [])),
+      list: Effect.sync(() => [...db.table("organizations").values()].sort((a, b) => a.id - b.id)),
+      findById: (id) => Effect.sync(() => Option.fromNullable(db.table("organizations").get(id))),
+      findMany: (ids) => Effect.sync(() => ids.flatMap((id) => db.table("organizations").get(id) ?? [])),
       rename: (id, name) =>
         Effect.sync(() => {
-          const updated = { ...db.organizations.get(id)!, name, updated_at: db.now() }
-          db.organizations.set(id, updated)
+          const updated = { ...db.table("organizations").get(id)!, name, updated_at: db.now() }
+          db.table("organizations").set(id, updated)
           return updated
         })
     }))

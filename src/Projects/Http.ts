@@ -1,14 +1,17 @@
 import { Effect, Layer } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { ValidationError } from "../Domain/Errors.ts"
 import { CurrentKey } from "../Http/Authorize.ts"
 import { CurrentProject, scopeOf } from "../Http/ProjectContext.ts"
 import { ProjectLookup } from "../Http/Ports.ts"
 import { paginated } from "../Http/Responses.ts"
 import { ProjectsRepo } from "./Repo.ts"
+import { ProjectApi, ProjectsApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as ProjectsMemory from "./RepoMemory.ts"
+import * as ProjectsSql from "./Repo.ts"
 
-export const ProjectsLive = ApiGroup.group(Api, "projects", (handlers) =>
+export const ProjectsLive = ApiGroup.group(ProjectsApi, (handlers) =>
   Effect.gen(function*() {
     const projects = yield* ProjectsRepo
     return handlers
@@ -25,7 +28,7 @@ export const ProjectsLive = ApiGroup.group(Api, "projects", (handlers) =>
         }))
   }))
 
-export const ProjectLive = ApiGroup.group(Api, "project", (handlers) =>
+export const ProjectLive = ApiGroup.group(ProjectApi, (handlers) =>
   Effect.gen(function*() {
     const projects = yield* ProjectsRepo
     return handlers
@@ -47,3 +50,11 @@ export const ProjectLookupLive = Layer.effect(
   ProjectLookup,
   Effect.map(ProjectsRepo, (projects) => ProjectLookup.of({ find: projects.find, findMany: projects.findMany }))
 )
+
+/** The organization's projects: `/projects` and the active `/project`. */
+export const ProjectsArea = Area.make({
+  groups: [ProjectsApi, ProjectApi],
+  handlers: Layer.merge(ProjectsLive, ProjectLive),
+  repositories: [Area.repository(ProjectsRepo, { sql: ProjectsSql.layerSql, memory: ProjectsMemory.layerMemory })],
+  abilities: ["projects:read", "projects:write"]
+})

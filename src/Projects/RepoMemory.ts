@@ -12,12 +12,12 @@ export const layerMemory = Layer.effect(
   Effect.map(MemoryStore, (db) => {
     const inScope = (scope: ProjectScope) => (project: Project) =>
       project.organization_id === scope.organizationId && (scope.projectIds === null || scope.projectIds.includes(project.id))
-    const scoped = (scope: ProjectScope) => byId(db.projects.values()).filter(inScope(scope))
+    const scoped = (scope: ProjectScope) => byId(db.table("projects").values()).filter(inScope(scope))
     return ProjectsRepo.of({
       list: (scope, window) => Effect.sync(() => pageOf(scoped(scope), window)),
       listAll: (scope) => Effect.sync(() => scoped(scope)),
       find: (scope, id) => Effect.sync(() => Option.fromNullable(scoped(scope).find((project) => project.id === id))),
-      findMany: (ids) => Effect.sync(() => ids.flatMap((id) => db.projects.get(id) ?? [])),
+      findMany: (ids) => Effect.sync(() => ids.flatMap((id) => db.table("projects").get(id) ?? [])),
       create: (organizationId, input) =>
         Effect.sync(() => {
           const now = db.now()
@@ -30,28 +30,28 @@ export const layerMemory = Layer.effect(
             created_at: now,
             updated_at: now
           }
-          db.projects.set(project.id, project)
+          db.table("projects").set(project.id, project)
           for (const name of seededTagNames) {
             const id = db.nextId("tags")
-            db.tags.set(id, { id, project_id: project.id, name, color: defaultTagColor, created_at: now, updated_at: now })
+            db.table("tags").set(id, { id, project_id: project.id, name, color: defaultTagColor, created_at: now, updated_at: now })
           }
           return project
         }),
       update: (id, patch) =>
         Effect.suspend(() => {
-          const current = db.projects.get(id)
+          const current = db.table("projects").get(id)
           if (current === undefined) return Effect.fail(new NotFound({ resource: "Project" }))
-          if (typeof patch.brand_id === "number" && db.brands.get(patch.brand_id)?.project_id !== id) {
+          if (typeof patch.brand_id === "number" && db.table("brands").get(patch.brand_id)?.project_id !== id) {
             return Effect.fail(new NotFound({ resource: "Brand" }))
           }
           const changes = changesOf(patch)
           if (isEmpty(changes)) return Effect.succeed(current)
           const updated: Project = { ...current, ...changes, updated_at: db.now() }
-          db.projects.set(id, updated)
+          db.table("projects").set(id, updated)
           return Effect.succeed(updated)
         }),
       delete: (id) => Effect.sync(() => db.deleteProject(id)),
-      hasBrand: (projectId, brandId) => Effect.sync(() => db.brands.get(brandId)?.project_id === projectId)
+      hasBrand: (projectId, brandId) => Effect.sync(() => db.table("brands").get(brandId)?.project_id === projectId)
     })
   })
 )

@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences, projectResourceHandlers } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
@@ -8,8 +7,12 @@ import { NotFound, ValidationError } from "../Domain/Errors.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { TagsRepo } from "../Tags/Repo.ts"
 import { PromptsRepo } from "./Repo.ts"
+import { PromptsApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as PromptsMemory from "./RepoMemory.ts"
+import * as PromptsSql from "./Repo.ts"
 
-export const PromptsLive = ApiGroup.group(Api, "prompts", (handlers) =>
+export const PromptsLive = ApiGroup.group(PromptsApi, (handlers) =>
   Effect.gen(function*() {
     const prompts = yield* PromptsRepo
     const monitors = yield* MonitorsRepo
@@ -60,3 +63,11 @@ export const PromptsLive = ApiGroup.group(Api, "prompts", (handlers) =>
       .handle("detachTag", ({ path }) =>
         resource.data(Effect.flatMap(pathPair(path), ([prompt, tag]) => prompts.detachTag(prompt.id, tag.id))))
   }))
+
+/** The project's prompts and their tags. */
+export const PromptsArea = Area.make({
+  groups: [PromptsApi],
+  handlers: PromptsLive,
+  repositories: [Area.repository(PromptsRepo, { sql: PromptsSql.layerSql, memory: PromptsMemory.layerMemory })],
+  abilities: ["prompts:read", "prompts:write"]
+})

@@ -9,15 +9,15 @@ export const layerMemory = Layer.effect(
   PromptsRepo,
   Effect.map(MemoryStore, (db) => {
     const tagsOf = (promptId: number) =>
-      byId([...db.promptTags].flatMap((key) => {
+      byId([...db.table("prompt_tags")].flatMap((key) => {
         const [prompt, tagId] = key.split(":").map(Number)
-        const tag = prompt === promptId ? db.tags.get(tagId!) : undefined
+        const tag = prompt === promptId ? db.table("tags").get(tagId!) : undefined
         return tag === undefined ? [] : [tag]
       })).map(({ project_id: _, ...tag }) => tag)
     const replaceTags = (promptId: number, tagIds: ReadonlyArray<number>) => {
-      for (const key of db.promptTags) if (key.startsWith(`${promptId}:`)) db.promptTags.delete(key)
+      for (const key of db.table("prompt_tags")) if (key.startsWith(`${promptId}:`)) db.table("prompt_tags").delete(key)
       // A tag deleted since the request checked it is left out, as in SQL.
-      for (const tagId of tagIds) if (db.tags.has(tagId)) db.promptTags.add(`${promptId}:${tagId}`)
+      for (const tagId of tagIds) if (db.table("tags").has(tagId)) db.table("prompt_tags").add(`${promptId}:${tagId}`)
     }
     const table = ProjectTable.make<PromptRow, Omit<NewPrompt, "tag_ids">, Prompt>(db, "prompts", "Prompt", {
       view: ({ project_id: _, ...row }) => ({ ...row, tags: tagsOf(row.id) }),
@@ -30,12 +30,12 @@ export const layerMemory = Layer.effect(
       attachTag: (promptId, tagId) =>
         Effect.suspend(() => {
           // Deleted since the request found them: as the SQL repository tells it.
-          if (!db.prompts.has(promptId)) return Effect.fail(new NotFound({ resource: "Prompt" }))
-          if (!db.tags.has(tagId)) return Effect.fail(new NotFound({ resource: "Tag" }))
-          db.promptTags.add(`${promptId}:${tagId}`)
+          if (!db.table("prompts").has(promptId)) return Effect.fail(new NotFound({ resource: "Prompt" }))
+          if (!db.table("tags").has(tagId)) return Effect.fail(new NotFound({ resource: "Tag" }))
+          db.table("prompt_tags").add(`${promptId}:${tagId}`)
           return table.get(promptId)
         }),
-      detachTag: (promptId, tagId) => Effect.suspend(() => (db.promptTags.delete(`${promptId}:${tagId}`), table.get(promptId)))
+      detachTag: (promptId, tagId) => Effect.suspend(() => (db.table("prompt_tags").delete(`${promptId}:${tagId}`), table.get(promptId)))
     })
   })
 )

@@ -1,22 +1,25 @@
 import { Effect, Option } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
-import { Api } from "../Api.ts"
 import { orDefect } from "../Database/Rows.ts"
 import { orNotFound } from "../Domain/Errors.ts"
 import { decodeResponseFilters } from "../Analytics/HttpQuery.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { listed } from "../Http/Cursor.ts"
-import { exportOf } from "../Http/Export.ts"
+import { exportOf } from "../Integrations/HttpExport.ts"
 import { Citation, Response } from "../Domain/Response.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
 import { searchWords } from "./Filters.ts"
 import { Ingestion } from "./Ingestion.ts"
 import { citationKeyParts, defaultResponseOrder, responseKeyParts, ResponsesRepo } from "./Repo.ts"
+import { ResponsesApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as ResponsesMemory from "./RepoMemory.ts"
+import * as ResponsesSql from "./Repo.ts"
 
-export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
+export const ResponsesLive = ApiGroup.group(ResponsesApi, (handlers) =>
   Effect.gen(function*() {
     const responses = yield* ResponsesRepo
     const prompts = yield* PromptsRepo
@@ -101,3 +104,11 @@ export const ResponsesLive = ApiGroup.group(Api, "responses", (handlers) =>
           return { data: yield* ingestion.ingest(project.id, payload) }
         }))
   }))
+
+/** The project's responses and their citations. */
+export const ResponsesArea = Area.make({
+  groups: [ResponsesApi],
+  handlers: ResponsesLive,
+  repositories: [Area.repository(ResponsesRepo, { sql: ResponsesSql.layerSql, memory: ResponsesMemory.layerMemory })],
+  abilities: ["responses:read", "responses:write", "citations:read"]
+})

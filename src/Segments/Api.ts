@@ -28,4 +28,7 @@ export class SegmentsApi extends projectResourceApi({
     update: "Optional `name`; omitted, it keeps its value.",
     delete: "Removes the segment and detaches it from its brands; the brands stay. 204."
   }
-}).annotate(OpenApi.Title, "Segments") {}
+})
+  .annotate(OpenApi.Title, "Segments")
+  .annotate(OpenApi.Description, "Groups of brands (a market, a category) that the brand analytics compare within.")
+{}

@@ -1,13 +1,16 @@
 import { Effect, Option } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
 import { orNotFound } from "../Domain/Errors.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { checkReferences } from "../Http/ProjectResourceHandlers.ts"
 import { paginated } from "../Http/Responses.ts"
 import { SourcesRepo } from "./Repo.ts"
+import { SourcesApi } from "./Api.ts"
+import * as Area from "../Area.ts"
+import * as SourcesMemory from "./RepoMemory.ts"
+import * as SourcesSql from "./Repo.ts"
 
-export const SourcesLive = ApiGroup.group(Api, "sources", (handlers) =>
+export const SourcesLive = ApiGroup.group(SourcesApi, (handlers) =>
   Effect.gen(function*() {
     const sources = yield* SourcesRepo
     return handlers
@@ -30,3 +33,11 @@ export const SourcesLive = ApiGroup.group(Api, "sources", (handlers) =>
           return yield* paginated(urlParams, (window) => sources.listUrls(project.id, { sourceId: urlParams.source_id }, window))
         }))
   }))
+
+/** The domains and URLs the project's responses cite. */
+export const SourcesArea = Area.make({
+  groups: [SourcesApi],
+  handlers: SourcesLive,
+  repositories: [Area.repository(SourcesRepo, { sql: SourcesSql.layerSql, memory: SourcesMemory.layerMemory })],
+  abilities: ["sources:read"]
+})

@@ -8,11 +8,11 @@ export const layerMemory = Layer.effect(
     SourcesRepo.of({
       list: (projectId, window) =>
         Effect.sync(() =>
-          pageOf(byId(db.sources.values()).filter((s) => s.project_id === projectId).map(({ project_id: _, ...s }) => s), window)
+          pageOf(byId(db.table("sources").values()).filter((s) => s.project_id === projectId).map(({ project_id: _, ...s }) => s), window)
         ),
       find: (projectId, id) =>
         Effect.sync(() =>
-          Option.fromNullable(db.sources.get(id)).pipe(
+          Option.fromNullable(db.table("sources").get(id)).pipe(
             Option.filter((s) => s.project_id === projectId),
             Option.map(({ project_id: _, ...s }) => s)
           )
@@ -20,7 +20,7 @@ export const layerMemory = Layer.effect(
       listUrls: (projectId, filter, window) =>
         Effect.sync(() =>
           pageOf(
-            byId(db.sourceUrls.values())
+            byId(db.table("source_urls").values())
               .filter((u) => u.project_id === projectId && (filter.sourceId === undefined || u.source_id === filter.sourceId))
               .map(({ project_id: _, ...u }) => u),
             window

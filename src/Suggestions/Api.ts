@@ -90,7 +90,7 @@ export const AcceptBody = Fields.input({
   classification: Fields.optional(Fields.oneOf("classification", classifications))
 }).annotations({ examples: [{ name: "Pipedrive", aliases: ["Pipedrive CRM"], domains: ["pipedrive.com"], classification: "competitor" }] })
 
-export const MergeBody = Fields.input({ brand_id: Fields.id("brand_id") })
+export const MergeBody = Fields.input({ brand_id: Fields.id("brand_id") }).annotations({ examples: [{ brand_id: 3 }] })
 
 const path = Fields.pathIds("suggestion")
 

@@ -1,13 +1,15 @@
 import { Effect } from "effect"
 import * as ApiGroup from "../Http/ApiGroup.ts"
-import { Api } from "../Api.ts"
+import * as Area from "../Area.ts"
 import { Analytics } from "../Analytics/Analytics.ts"
 import { decodeQuery } from "../Analytics/HttpQuery.ts"
 import { type Draft, readResponseFilters, readWindowQuery } from "../Analytics/Query.ts"
 import { brandOf } from "../Domain/Brand.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
 import { paginated } from "../Http/Responses.ts"
-import { type SuggestionStatus, suggestionStatuses } from "./Repo.ts"
+import { SuggestionsApi } from "./Api.ts"
+import { layerSql, type SuggestionStatus, suggestionStatuses, SuggestionsRepo } from "./Repo.ts"
+import { layerMemory } from "./RepoMemory.ts"
 import * as Suggestions from "./Suggestions.ts"
 
 /** The list's query: the window and filters, and `status` (one 422 for every failing field). */
@@ -28,7 +30,7 @@ const readListQuery = (params: URLSearchParams, today: string) => {
   }
 }
 
-export const SuggestionsLive = ApiGroup.group(Api, "brandSuggestions", (handlers) =>
+export const SuggestionsLive = ApiGroup.group(SuggestionsApi, (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof Suggestions.accept>>>()
@@ -67,3 +69,11 @@ export const SuggestionsLive = ApiGroup.group(Api, "brandSuggestions", (handlers
           return { data: yield* run(Suggestions.untrackedShare(project.id, { range: query.range, ...query.filters })) }
         }))
   }))
+
+/** The brands the answers name that the project does not track: suggestions, decisions, the untracked share. */
+export const SuggestionsArea = Area.make({
+  groups: [SuggestionsApi],
+  handlers: SuggestionsLive,
+  repositories: [Area.repository(SuggestionsRepo, { sql: layerSql, memory: layerMemory })],
+  abilities: []
+})

@@ -4,9 +4,35 @@
  * gave (test/unit/suggestions/storage.test.ts).
  */
 import { Effect } from "effect"
-import type { AnswerToRecord } from "./Recording.ts"
-import { record } from "./Recording.ts"
+import {
+  type AnswerToRecord,
+  latestExamples,
+  mergeStoredRollups,
+  type ProjectVocabulary,
+  record,
+  type Recording
+} from "./Recording.ts"
 import { SuggestionsRepo } from "./Repo.ts"
+
+/** Answers mined between two yields: extraction runs on the event loop, a few milliseconds an answer. */
+const MINING_STEP = 25
+
+/**
+ * `record` over the answers `MINING_STEP` at a time, the fiber yielding between steps so that a large batch
+ * never holds the event loop long; the parts summed give what `record` of them all gives.
+ */
+const recordInSteps = (answers: ReadonlyArray<AnswerToRecord>, vocabulary: ProjectVocabulary) =>
+  Effect.gen(function*() {
+    const parts: Array<Recording> = []
+    for (let i = 0; i < answers.length; i += MINING_STEP) {
+      if (i > 0) yield* Effect.yieldNow()
+      parts.push(record(answers.slice(i, i + MINING_STEP), vocabulary))
+    }
+    return {
+      rollups: mergeStoredRollups(...parts.map((p) => p.rollups)),
+      examples: latestExamples(parts.flatMap((p) => p.examples))
+    }
+  })
 
 /** Only answers count, as in the analytics: refusals, empty answers and "no AI answer" name no rival. */
 const isAnswer = (answer: { readonly answer_state?: string | undefined }) => (answer.answer_state ?? "answered") === "answered"
@@ -24,7 +50,7 @@ export const recordStored = (
     const counted = answers.filter(isAnswer)
     if (counted.length === 0) return
     const vocabulary = yield* repo.vocabulary(projectId)
-    yield* repo.record(projectId, record(counted, vocabulary))
+    yield* repo.record(projectId, yield* recordInSteps(counted, vocabulary))
   }).pipe(
     Effect.catchAllCause((cause) => Effect.logWarning("brand suggestions: answers not recorded; `candidates rebuild` mines them again", cause)),
     Effect.withSpan("Suggestions.recordStored")
@@ -50,7 +76,7 @@ export const rebuild = (projectId: number, options: { readonly batchSize: number
     while (true) {
       const batch = yield* repo.answers(projectId, afterId, options.batchSize)
       if (batch.length === 0) break
-      const recording = record(batch, vocabulary)
+      const recording = yield* recordInSteps(batch, vocabulary)
       yield* repo.record(projectId, recording)
       responses += batch.length
       rollups += recording.rollups.length

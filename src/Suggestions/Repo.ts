@@ -67,6 +67,11 @@ export class SuggestionsRepo extends Context.Tag("SuggestionsRepo")<SuggestionsR
   readonly suggestions: (projectId: number) => Effect.Effect<ReadonlyArray<SuggestionRecord>>
   readonly find: (projectId: number, id: number) => Effect.Effect<Option.Option<SuggestionRecord>>
   readonly decide: (projectId: number, id: number, decision: SuggestionDecision) => Effect.Effect<SuggestionRecord>
+  /**
+   * Takes an undecided (open or dismissed) suggestion for a decision, atomically: its status becomes
+   * `status`; none when it is decided already (or was, by a request running at the same time).
+   */
+  readonly claim: (projectId: number, id: number, status: SuggestionStatus) => Effect.Effect<Option.Option<SuggestionRecord>>
   /** The counted answers passing the filters (in the range, when given), and their tracked mentions. */
   readonly totals: (projectId: number, filters: ResponseFilters) => Effect.Effect<AnswerTotals>
 }>() {}
@@ -207,6 +212,14 @@ export const layerSql = Layer.effect(
             WHERE project_id = ${projectId} AND id = ${id}
             RETURNING ${suggestionColumns}`,
           (rows) => rows[0]!
+        ).pipe(orDefect),
+      claim: (projectId, id, status) =>
+        Effect.map(
+          sql<SuggestionRecord>`
+            UPDATE brand_suggestions SET status = ${status}, decided_at = now(), updated_at = now()
+            WHERE project_id = ${projectId} AND id = ${id} AND status IN ('open', 'dismissed')
+            RETURNING ${suggestionColumns}`,
+          (rows) => Option.fromNullable(rows[0])
         ).pipe(orDefect),
       totals: (projectId, filters) =>
         Effect.map(

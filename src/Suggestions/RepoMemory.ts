@@ -24,7 +24,7 @@ export const layerMemory = Layer.effect(
     const tables = t
     // A deleted project takes its suggestions with it, as the SQL cascade does.
     const live = (projectId: number) => {
-      if (!db.projects.has(projectId)) {
+      if (!db.table("projects").has(projectId)) {
         tables.rollups.delete(projectId)
         tables.examples.delete(projectId)
         for (const [id, s] of tables.suggestions) if (s.project_id === projectId) tables.suggestions.delete(id)
@@ -34,7 +34,7 @@ export const layerMemory = Layer.effect(
       if (filters.range !== undefined && (r.day < filters.range.start || r.day > filters.range.end)) return false
       if (filters.platforms !== undefined && !filters.platforms.includes(r.platform)) return false
       if (filters.countries !== undefined && !filters.countries.includes(r.country)) return false
-      if (filters.monitors !== undefined && !filters.monitors.includes(db.prompts.get(r.prompt_id)?.monitor_id ?? -1)) return false
+      if (filters.monitors !== undefined && !filters.monitors.includes(db.table("prompts").get(r.prompt_id)?.monitor_id ?? -1)) return false
       if (filters.tags !== undefined) {
         const tags = db.tagsOfPrompt(r.prompt_id)
         if (!filters.tags.some((tag) => tags.has(tag))) return false
@@ -45,13 +45,13 @@ export const layerMemory = Layer.effect(
     return SuggestionsRepo.of({
       vocabulary: (projectId) =>
         Effect.sync(() => ({
-          brands: byId(db.brands.values()).filter((b) => b.project_id === projectId)
+          brands: byId(db.table("brands").values()).filter((b) => b.project_id === projectId)
             .map(({ aliases, classification, domains, id, name }) => ({ id, name, aliases, domains, classification })),
-          prompts: new Map(byId(db.prompts.values()).filter((p) => p.project_id === projectId).map((p) => [p.id, p.text]))
+          prompts: new Map(byId(db.table("prompts").values()).filter((p) => p.project_id === projectId).map((p) => [p.id, p.text]))
         })),
       answers: (projectId, afterId, limit) =>
         Effect.sync(() =>
-          byId(db.responses.values())
+          byId(db.table("responses").values())
             .filter((r) => r.project_id === projectId && r.id > afterId && isCounted(r))
             .slice(0, limit)
             .map((r) => ({
@@ -61,13 +61,13 @@ export const layerMemory = Layer.effect(
               country: r.country,
               collected_at: r.collected_at,
               text: r.text,
-              citations: [...db.citations.values()].filter((c) => c.response_id === r.id).sort((a, b) => a.position - b.position).map((c) => c.url)
+              citations: [...db.table("citations").values()].filter((c) => c.response_id === r.id).sort((a, b) => a.position - b.position).map((c) => c.url)
             }))
         ),
       record: (projectId, recording) =>
         Effect.sync(() => {
           live(projectId)
-          if (!db.projects.has(projectId)) return
+          if (!db.table("projects").has(projectId)) return
           tables.rollups.set(projectId, mergeStoredRollups(tables.rollups.get(projectId) ?? [], recording.rollups))
           const held = tables.examples.get(projectId) ?? []
           const added = recording.examples.filter((e) => !held.some((h) => h.key === e.key && h.response_id === e.response_id))
@@ -112,7 +112,7 @@ export const layerMemory = Layer.effect(
       decide: (projectId, id, decision) =>
         Effect.sync(() => {
           const held = tables.suggestions.get(id)!
-          const brandGone = held.brand_id !== null && !db.brands.has(held.brand_id)
+          const brandGone = held.brand_id !== null && !db.table("brands").has(held.brand_id)
           const next: SuggestionRecord = {
             ...held,
             ...(brandGone ? { brand_id: null } : {}),
@@ -122,16 +122,24 @@ export const layerMemory = Layer.effect(
           if (held.project_id === projectId) tables.suggestions.set(id, next)
           return next
         }),
+      claim: (projectId, id, status) =>
+        Effect.sync(() => {
+          const held = tables.suggestions.get(id)
+          if (held === undefined || held.project_id !== projectId || (held.status !== "open" && held.status !== "dismissed")) return Option.none()
+          const next = { ...held, status, decided_at: db.now() }
+          tables.suggestions.set(id, next)
+          return Option.some(next)
+        }),
       totals: (projectId, filters) =>
         Effect.sync(() => {
           const keep = matchesFilters(filters, (promptId) => db.tagsOfPrompt(promptId))
-          const responses = [...db.responses.values()].filter((r) => r.project_id === projectId && isCounted(r) && keep(r))
+          const responses = [...db.table("responses").values()].filter((r) => r.project_id === projectId && isCounted(r) && keep(r))
           const ids = new Set(responses.map((r) => r.id))
           const competitors = new Set<number>()
           let trackedMentions = 0
-          for (const m of db.brandMentions.values()) {
+          for (const m of db.table("brand_mentions").values()) {
             if (!ids.has(m.response_id)) continue
-            const classification = db.brands.get(m.brand_id)?.classification
+            const classification = db.table("brands").get(m.brand_id)?.classification
             if (classification === "competitor") competitors.add(m.response_id)
             if (classification !== undefined && classification !== "ignored") trackedMentions++
           }

@@ -305,6 +305,25 @@ const backfill = (projectId: number, suggestionId: number, brandId: number) =>
     Effect.withSpan("Suggestions.backfill", { attributes: { "project.id": projectId, "suggestion.id": suggestionId } })
   )
 
+/**
+ * Runs `decided` on the suggestion once it is taken for `status` (so that two requests never both decide
+ * it: the second is told it is decided); if `decided` fails, the suggestion is given back as it was.
+ */
+const deciding = <A, E, R>(
+  projectId: number,
+  record: SuggestionRecord,
+  status: SuggestionStatus,
+  decided: Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function*() {
+    const repo = yield* SuggestionsRepo
+    const claimed = yield* repo.claim(projectId, record.id, status)
+    if (Option.isNone(claimed)) return yield* ValidationError.field("status", "The suggestion is already decided.")
+    return yield* decided.pipe(
+      Effect.onError(() => Effect.asVoid(repo.decide(projectId, record.id, { status: record.status, dismissed_low: record.dismissed_low })))
+    )
+  })
+
 const startBackfill = (projectId: number, record: SuggestionRecord, status: "accepted" | "merged", brand: StoredBrand) =>
   Effect.gen(function*() {
     const decided = yield* (yield* SuggestionsRepo).decide(projectId, record.id, {
@@ -320,17 +339,21 @@ const startBackfill = (projectId: number, record: SuggestionRecord, status: "acc
 export const accept = (projectId: number, id: number, choice: BrandChoice) =>
   Effect.gen(function*() {
     const record = yield* Effect.flatMap(findRecord(projectId, id), undecided)
-    const brand = yield* createBrand(projectId, record, choice, "competitor")
-    yield* startBackfill(projectId, record, "accepted", brand)
-    return { brand, backfill: { status: "running" as BackfillStatus, backfilled_responses: 0 } }
+    return yield* deciding(projectId, record, "accepted", Effect.gen(function*() {
+      const brand = yield* createBrand(projectId, record, choice, "competitor")
+      yield* startBackfill(projectId, record, "accepted", brand)
+      return { brand, backfill: { status: "running" as BackfillStatus, backfilled_responses: 0 } }
+    }))
   })
 
 export const ignore = (projectId: number, id: number) =>
   Effect.gen(function*() {
     const record = yield* Effect.flatMap(findRecord(projectId, id), undecided)
-    const brand = yield* createBrand(projectId, record, {}, "ignored")
-    yield* (yield* SuggestionsRepo).decide(projectId, record.id, { status: "ignored", brand_id: brand.id })
-    return { brand, backfill: null }
+    return yield* deciding(projectId, record, "ignored", Effect.gen(function*() {
+      const brand = yield* createBrand(projectId, record, {}, "ignored")
+      yield* (yield* SuggestionsRepo).decide(projectId, record.id, { status: "ignored", brand_id: brand.id })
+      return { brand, backfill: null }
+    }))
   })
 
 export const merge = (projectId: number, id: number, brandId: number) =>
@@ -343,11 +366,13 @@ export const merge = (projectId: number, id: number, brandId: number) =>
     )
     const { evidence } = yield* lifetimeEvidence(projectId, record)
     const aliases = aliasesOf(target.name, [...target.aliases, ...evidence.variants.map((v) => v.name)], 50)
-    const brand = yield* brands.update(target.id, { aliases }).pipe(
-      Effect.catchAll(() => ValidationError.field("brand_id", "The selected brand id is invalid."))
-    )
-    yield* startBackfill(projectId, record, "merged", brand)
-    return { brand, backfill: { status: "running" as BackfillStatus, backfilled_responses: 0 } }
+    return yield* deciding(projectId, record, "merged", Effect.gen(function*() {
+      const brand = yield* brands.update(target.id, { aliases }).pipe(
+        Effect.catchAll(() => ValidationError.field("brand_id", "The selected brand id is invalid."))
+      )
+      yield* startBackfill(projectId, record, "merged", brand)
+      return { brand, backfill: { status: "running" as BackfillStatus, backfilled_responses: 0 } }
+    }))
   })
 
 /** The untracked share of a window (docs/metrics.md): mentions that went to open, gated candidates. */

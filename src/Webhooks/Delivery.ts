@@ -45,8 +45,10 @@ export const bodyOf = (delivery: Pick<DueDelivery, "event" | "occurredAt" | "pay
 }
 
 /** One attempt of a claimed delivery, recorded. */
-const attempt = (repo: WebhooksRepo["Type"], options: DeliveryOptions, delivery: DueDelivery, startedAt: Date) =>
+const attempt = (repo: WebhooksRepo["Type"], options: DeliveryOptions, delivery: DueDelivery, at: Date | undefined) =>
   Effect.gen(function*() {
+    // The instant the pass was asked for (tests), or this attempt's own start.
+    const startedAt = at ?? new Date(yield* Clock.currentTimeMillis)
     const body = bodyOf(delivery)
     let secret: string
     try {
@@ -119,7 +121,7 @@ export const deliverDue = (options: DeliveryOptions, at?: Date) =>
     const repo = yield* WebhooksRepo
     const now = at ?? new Date(yield* Clock.currentTimeMillis)
     const due = yield* repo.claimDue(now, BATCH, LEASE_MS)
-    yield* Effect.forEach(due, (delivery) => attempt(repo, options, delivery, now), { concurrency: CONCURRENCY, discard: true })
+    yield* Effect.forEach(due, (delivery) => attempt(repo, options, delivery, at), { concurrency: CONCURRENCY, discard: true })
     return due.length
   })
 

@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect } from "effect"
-import { Api } from "../Api.ts"
+import * as Area from "../Area.ts"
 import { orNotFound, ValidationError } from "../Domain/Errors.ts"
 import * as ApiGroup from "../Http/ApiGroup.ts"
 import { CurrentProject } from "../Http/ProjectContext.ts"
@@ -7,7 +7,9 @@ import { paginated } from "../Http/Responses.ts"
 import { OutboundRefused, resolveTarget } from "../Integrations/OutboundUrl.ts"
 import { generateSecret } from "../Integrations/StandardWebhooks.ts"
 import { optionsFromSettings } from "./Delivery.ts"
-import { WebhooksRepo } from "./Repo.ts"
+import { WebhooksApi } from "./Api.ts"
+import { layerSql, WebhooksRepo } from "./Repo.ts"
+import { layerMemory } from "./RepoMemory.ts"
 import * as SecretBox from "./SecretBox.ts"
 import type { StoredWebhook, Webhook } from "./Webhook.ts"
 
@@ -17,7 +19,7 @@ const RESOLVE_TIMEOUT = Duration.seconds(5)
 /** A webhook as the API shows it: without its secret and its run of failures. */
 const shown = ({ consecutive_failures: _, failing_since: __, project_id: ___, secret: ____, ...webhook }: StoredWebhook): Webhook => webhook
 
-export const WebhooksLive = ApiGroup.group(Api, "webhooks", (handlers) =>
+export const WebhooksLive = ApiGroup.group(WebhooksApi, (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* WebhooksRepo
     const options = yield* optionsFromSettings
@@ -86,3 +88,11 @@ export const WebhooksLive = ApiGroup.group(Api, "webhooks", (handlers) =>
           return yield* paginated(urlParams, (window) => webhooks.deliveries(webhook.id, window))
         }))
   }))
+
+/** The project's webhooks, their deliveries and attempts. */
+export const WebhooksArea = Area.make({
+  groups: [WebhooksApi],
+  handlers: WebhooksLive,
+  repositories: [Area.repository(WebhooksRepo, { sql: layerSql, memory: layerMemory })],
+  abilities: ["webhooks:manage"]
+})

@@ -19,7 +19,7 @@ import {
 } from "./Webhook.ts"
 
 /**
- * The storage of webhooks, their outbox of deliveries and the attempts made (migration 0015). Two
+ * The storage of webhooks, their outbox of deliveries and the attempts made (the `webhooks` migration). Two
  * implementations: on the SQL database (here) and in memory (RepoMemory.ts), the reference.
  */
 

@@ -30,7 +30,7 @@ export const layerMemory = Layer.effect(
     const deliveries = new Map<number, DeliveryRow>()
     let lastWebhook = 0
     let lastDelivery = 0
-    const live = (webhook: StoredWebhook | undefined) => (webhook !== undefined && db.projects.has(webhook.project_id) ? webhook : undefined)
+    const live = (webhook: StoredWebhook | undefined) => (webhook !== undefined && db.table("projects").has(webhook.project_id) ? webhook : undefined)
     const view = (row: DeliveryRow): WebhookDelivery => ({
       id: row.id,
       message_id: row.messageId,
@@ -49,7 +49,7 @@ export const layerMemory = Layer.effect(
         Effect.sync(() => Option.fromNullable(live(webhooks.get(id))).pipe(Option.filter((webhook) => webhook.project_id === projectId))),
       create: (projectId, values) =>
         Effect.suspend(() => {
-          if (!db.projects.has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
+          if (!db.table("projects").has(projectId)) return Effect.fail(new NotFound({ resource: "Project" }))
           const now = db.now()
           const webhook: StoredWebhook = {
             id: ++lastWebhook,

@@ -44,7 +44,7 @@ export const send = (
 ): Promise<Sent> => {
   const started = Date.now()
   const elapsed = () => Date.now() - started
-  const checked = checkUrl(url, { ...policy, allowHttp: policy.allowHttp })
+  const checked = checkUrl(url, policy)
   if (checked instanceof OutboundRefused) {
     return Promise.resolve({ result: resultOfError("refused", checked.message), retryAfterSeconds: null, durationMs: 0 })
   }

@@ -164,13 +164,13 @@ interface Snapshot {
 
 const memorySnapshot = (projectId: number) =>
   Effect.map(MemoryStore, (db): Snapshot => {
-    const responses = [...db.responses.values()].filter((r) => r.project_id === projectId).sort((a, b) => a.id - b.id)
+    const responses = [...db.table("responses").values()].filter((r) => r.project_id === projectId).sort((a, b) => a.id - b.id)
     const ids = new Set(responses.map((r) => r.id))
     return {
       responses: responses.map(({ analyzed_at, collected_at, country, id, platform, text }) => ({ id, text, platform, country, collected_at, analyzed_at })),
-      citations: [...db.citations.values()].filter((c) => ids.has(c.response_id)).sort((a, b) => a.id - b.id)
+      citations: [...db.table("citations").values()].filter((c) => ids.has(c.response_id)).sort((a, b) => a.id - b.id)
         .map(({ id, position, response_id, source_id, source_url_id, url }) => ({ id, response_id, source_id, source_url_id, url, position })),
-      mentions: [...db.brandMentions.values()].filter((m) => m.project_id === projectId).sort((a, b) => a.id - b.id)
+      mentions: [...db.table("brand_mentions").values()].filter((m) => m.project_id === projectId).sort((a, b) => a.id - b.id)
         .map(({ brand_id, created_at, id, position, response_id, sentiment_score, updated_at }) => ({
           id,
           response_id,

@@ -196,6 +196,48 @@ for (const backend of backends) {
       expect((await list(project, "&status=merged")).map((r) => r.id)).toEqual([c.id])
     })
 
+    it("two decisions at once: one is made, the other is told the suggestion is decided, and one brand is created", async () => {
+      const [row] = await list(project)
+      const brandsBefore = (await call("GET", "/api/v1/brands?per_page=100", project)).body.meta.total
+      const replies = await Promise.all([
+        call("POST", `/api/v1/brand-suggestions/${row.id}/accept`, project, { domains: [] }),
+        call("POST", `/api/v1/brand-suggestions/${row.id}/ignore`, project)
+      ])
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 422])
+      expect(replies.find((r) => r.status === 422)!.body.errors.status).toBeDefined()
+      expect((await call("GET", "/api/v1/brands?per_page=100", project)).body.meta.total).toBe(brandsBefore + 1)
+      const decided = (await call("GET", `/api/v1/brand-suggestions/${row.id}`, project)).body.data
+      expect(["accepted", "ignored"]).toContain(decided.status)
+      if (decided.status === "accepted") await waitForBackfill(project, row.id)
+    })
+
+    it("a dismissed suggestion stays dismissed until the lower bound of its rate over every answer has doubled", async () => {
+      const fresh = await seed(crm)
+      const last = (await list(fresh)).at(-1)
+      const dismissed = await call("POST", `/api/v1/brand-suggestions/${last.id}/dismiss`, fresh)
+      expect(dismissed.body.data.status).toBe("dismissed")
+      const prompts = (await call("GET", "/api/v1/prompts", fresh)).body.data.map((p: any) => p.id)
+      const more = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          const reply = await call("POST", "/api/v1/responses", fresh, {
+            prompt_id: prompts[i % 2],
+            platform: i % 2 === 0 ? "chatgpt" : "gemini",
+            text: `1. **${last.name}**: simple.\n2. **Acme Widgets**: cheap.`
+          })
+          expect(reply.status, reply.text).toBe(201)
+        }
+      }
+      // A little more evidence: still dismissed.
+      await more(1)
+      expect((await list(fresh)).map((r) => r.id)).not.toContain(last.id)
+      expect((await list(fresh, "&status=dismissed")).map((r) => r.id)).toContain(last.id)
+      // Much more: its rate's lower bound has at least doubled, it is open again.
+      await more(12)
+      const again = (await list(fresh)).find((r) => r.id === last.id)
+      expect(again?.status).toBe("open")
+      expect((await call("GET", `/api/v1/brand-suggestions/${last.id}`, fresh)).body.data.status).toBe("open")
+    })
+
     it("accept creates the brand and backfills its mentions: the count and the analytics are those of a brand tracked from the start", async () => {
       const fresh = await seed(crm)
       const [row] = await list(fresh)

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Option, Redacted } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { strictPolicy } from "../../src/Integrations/OutboundUrl.ts"
 import { send } from "../../src/Webhooks/Sender.ts"
@@ -212,7 +213,8 @@ describe.each(backends)("webhook deliveries (%s)", (backend) => {
   let project: number
   let runProject: number
   beforeAll(async () => {
-    server = await startServer(backend, { webhookAllowPrivate: true })
+    // Secrets sealed at rest (Webhooks/SecretBox.ts): every delivery below opens its secret to sign.
+    server = await startServer(backend, { webhookAllowPrivate: true, webhookSecretsKey: Option.some(Redacted.make("test sealing key")) })
     const organization = await server.createOrganization()
     key = (await server.createKey(organization.id, ["*"])).key
     project = (await server.request("POST", "/api/v1/projects", { key, body: { name: "Deliveries" } })).body.data.id
@@ -248,6 +250,11 @@ describe.each(backends)("webhook deliveries (%s)", (backend) => {
 
   it("sends a test message signed as the specification says, even to an inactive webhook", async () => {
     const webhook = await createWebhook({ active: false })
+    if (server.sql !== undefined) {
+      const [stored] = await server.sql(`SELECT secret FROM webhooks WHERE id = ${webhook.id}`)
+      expect(stored!.secret).toMatch(/^v1:/)
+      expect(stored!.secret).not.toContain(webhook.secret.slice(6, 20))
+    }
     const queued = await test(webhook.id)
     expect(queued).toMatchObject({ event: "webhook.test", status: "pending", attempts: [], delivered_at: null })
     expect(queued.message_id).toMatch(/^msg_/)
@@ -375,6 +382,29 @@ describe.each(backends)("webhook deliveries (%s)", (backend) => {
     expect((await deliveries(webhook.id)).find((row: { id: number }) => row.id === second.id).status).toBe("delivered")
   })
 
+  it("sends again, and records once, a delivery whose worker stopped between sending and recording", async () => {
+    const webhook = await createWebhook()
+    const queued = await test(webhook.id)
+    // The first request is held by the receiver; the pass is stopped while it waits, before it records anything.
+    receiver.answers = ["hang"]
+    const stop = new AbortController()
+    const start = new Date()
+    const pass = server.deliverWebhooks(start, { signal: stop.signal }).catch(() => "stopped")
+    while (receiver.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    stop.abort()
+    expect(await pass).toBe("stopped")
+    const [claimed] = await deliveries(webhook.id)
+    expect(claimed).toMatchObject({ status: "pending", attempts: [] })
+    // Claimed for 60 s: no other pass sends it meanwhile; after that, the next does.
+    expect(await server.deliverWebhooks(new Date(start.getTime() + 30_000))).toBe(0)
+    expect(await server.deliverWebhooks(new Date(start.getTime() + 61_000))).toBe(1)
+    expect(receiver.requests.map((request) => request.headers["webhook-id"])).toEqual([queued.message_id, queued.message_id])
+    const [delivered] = await deliveries(webhook.id)
+    expect(delivered.status).toBe("delivered")
+    expect(delivered.attempts).toHaveLength(1)
+    expect(delivered.attempts[0]).toMatchObject({ attempt: 2, status_code: 200 })
+  })
+
   it("refuses at delivery a target that is no longer allowed, and sends it nothing", async () => {
     const webhook = await createWebhook()
     await test(webhook.id)
@@ -392,7 +422,7 @@ describe.each(backends)("webhook deliveries (%s)", (backend) => {
     await test(webhook.id)
     receiver.answers = [{ status: 500 }, { status: 200 }]
     const lines: Array<string> = []
-    await server.deliverWebhooks(undefined, {}, (line) => lines.push(line))
+    await server.deliverWebhooks(undefined, { log: (line) => lines.push(line) })
     expect(lines.length).toBeGreaterThanOrEqual(2)
     const listed = (await server.request("GET", `/api/v1/webhooks/${webhook.id}/deliveries`, { key, project })).text
     for (const text of [lines.join("\n"), listed]) {

@@ -94,7 +94,7 @@ const countryOf = (spec: DatasetSpec, response: DatasetSpec["responses"][number]
 export const writeMemoryOrganization = (db: MemoryTables, name = "Analytics org"): number => {
   const now = db.now()
   const id = db.nextId("organizations")
-  db.organizations.set(id, { id, name, created_at: now, updated_at: now })
+  db.table("organizations").set(id, { id, name, created_at: now, updated_at: now })
   return id
 }
 
@@ -102,10 +102,10 @@ export const writeMemoryOrganization = (db: MemoryTables, name = "Analytics org"
 export const writeMemory = (db: MemoryTables, organizationId: number, spec: DatasetSpec): DatasetIds => {
   const now = db.now()
   const project = db.nextId("projects")
-  db.projects.set(project, { id: project, organization_id: organizationId, name: `Project ${project}`, domain: null, brand_id: null, created_at: now, updated_at: now })
+  db.table("projects").set(project, { id: project, organization_id: organizationId, name: `Project ${project}`, domain: null, brand_id: null, created_at: now, updated_at: now })
   const monitors = spec.monitors.map((monitor, index) => {
     const id = db.nextId("monitors")
-    db.monitors.set(id, {
+    db.table("monitors").set(id, {
       id,
       project_id: project,
       name: `Monitor ${index}`,
@@ -121,33 +121,33 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
   })
   const tags = Array.from({ length: spec.tags }, (_, index) => {
     const id = db.nextId("tags")
-    db.tags.set(id, { id, project_id: project, name: `tag ${index}`, color: "#6b7280", created_at: now, updated_at: now })
+    db.table("tags").set(id, { id, project_id: project, name: `tag ${index}`, color: "#6b7280", created_at: now, updated_at: now })
     return id
   })
   const prompts = spec.prompts.map((prompt, index) => {
     const id = db.nextId("prompts")
-    db.prompts.set(id, { id, project_id: project, monitor_id: monitors[prompt.monitor]!, text: `Prompt ${index}`, created_at: now, updated_at: now })
-    for (const tag of new Set(prompt.tags)) db.promptTags.add(`${id}:${tags[tag]!}`)
+    db.table("prompts").set(id, { id, project_id: project, monitor_id: monitors[prompt.monitor]!, text: `Prompt ${index}`, created_at: now, updated_at: now })
+    for (const tag of new Set(prompt.tags)) db.table("prompt_tags").add(`${id}:${tags[tag]!}`)
     return id
   })
   const sources = spec.sources.map((domain) => {
     const id = db.nextId("sources")
-    db.sources.set(id, { id, project_id: project, domain, created_at: now })
+    db.table("sources").set(id, { id, project_id: project, domain, created_at: now })
     return id
   })
   const urls = spec.urls.map((url) => {
     const id = db.nextId("source_urls")
-    db.sourceUrls.set(id, { id, project_id: project, source_id: sources[url.source]!, url: url.url, created_at: now })
+    db.table("source_urls").set(id, { id, project_id: project, source_id: sources[url.source]!, url: url.url, created_at: now })
     return id
   })
   const segments = Array.from({ length: spec.segments ?? 0 }, (_, index) => {
     const id = db.nextId("segments")
-    db.segments.set(id, { id, project_id: project, name: `segment ${index}`, created_at: now, updated_at: now })
+    db.table("segments").set(id, { id, project_id: project, name: `segment ${index}`, created_at: now, updated_at: now })
     return id
   })
   const brands = (spec.brands ?? []).map((brand) => {
     const id = db.nextId("brands")
-    db.brands.set(id, {
+    db.table("brands").set(id, {
       id,
       project_id: project,
       name: brand.name,
@@ -157,15 +157,15 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
       created_at: now,
       updated_at: now
     })
-    for (const segment of new Set(brand.segments ?? [])) db.brandSegments.add(`${id}:${segments[segment]!}`)
+    for (const segment of new Set(brand.segments ?? [])) db.table("brand_segments").add(`${id}:${segments[segment]!}`)
     return id
   })
-  if (spec.ownBrand !== undefined) db.projects.set(project, { ...db.projects.get(project)!, brand_id: brands[spec.ownBrand]! })
+  if (spec.ownBrand !== undefined) db.table("projects").set(project, { ...db.table("projects").get(project)!, brand_id: brands[spec.ownBrand]! })
   const responses = spec.responses.map((response) => {
     const id = db.nextId("responses")
     const prompt = spec.prompts[response.prompt]!
     const collected = instant(response.collected_at)
-    db.responses.set(id, {
+    db.table("responses").set(id, {
       id,
       project_id: project,
       monitor_id: monitors[prompt.monitor]!,
@@ -182,7 +182,7 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
     })
     response.citations.forEach((url, position) => {
       const citation = db.nextId("citations")
-      db.citations.set(citation, {
+      db.table("citations").set(citation, {
         id: citation,
         response_id: id,
         source_id: sources[spec.urls[url]!.source]!,
@@ -194,7 +194,7 @@ export const writeMemory = (db: MemoryTables, organizationId: number, spec: Data
     })
     for (const mention of response.mentions ?? []) {
       const mentionId = db.nextId("brand_mentions")
-      db.brandMentions.set(mentionId, {
+      db.table("brand_mentions").set(mentionId, {
         id: mentionId,
         project_id: project,
         response_id: id,

@@ -1,3 +1,6 @@
+import type { HttpApiEndpoint } from "@effect/platform"
+import { Option, SchemaAST } from "effect"
+import { Api } from "../../src/Api.ts"
 import type { TestServer } from "./TestServer.ts"
 
 /** The resources an endpoint call acts on: made fresh for each call, so deletes never collide. */
@@ -18,6 +21,8 @@ export interface Fixture {
   readonly suggestion: number
   /** A webhook of the project, to a public address (never sent to: no delivery loop runs in these tests). */
   readonly webhook: number
+  /** A resource of each plain CRUD area (`plainAreas`), by its path parameter: `segment`. */
+  readonly [resource: string]: number
 }
 
 export interface EndpointCase {
@@ -43,8 +48,8 @@ const analyticsWindow = () => {
   return `start_date=${day(-6)}&end_date=${day(0)}`
 }
 
-/** Every endpoint of the API, with its ability (docs/api.md). */
-export const endpoints: ReadonlyArray<EndpointCase> = [
+/** The endpoints written out here, with their ability (docs/api.md); the plain CRUD areas' are derived below. */
+const writtenOut: ReadonlyArray<EndpointCase> = [
   { name: "GET /me", method: "GET", path: () => "/api/v1/me", ability: null, projectScoped: false, success: 200 },
   { name: "GET /organization", method: "GET", path: () => "/api/v1/organization", ability: "organization:read", projectScoped: false, success: 200 },
   {
@@ -196,27 +201,6 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
     projectScoped: true,
     success: 200
   },
-  { name: "GET /segments", method: "GET", path: () => "/api/v1/segments", ability: "segments:read", projectScoped: true, success: 200 },
-  {
-    name: "POST /segments",
-    method: "POST",
-    path: () => "/api/v1/segments",
-    ability: "segments:write",
-    projectScoped: true,
-    body: () => ({ name: unique("Segment") }),
-    success: 201
-  },
-  { name: "GET /segments/{segment}", method: "GET", path: (f) => `/api/v1/segments/${f.segment}`, ability: "segments:read", projectScoped: true, success: 200 },
-  {
-    name: "PATCH /segments/{segment}",
-    method: "PATCH",
-    path: (f) => `/api/v1/segments/${f.segment}`,
-    ability: "segments:write",
-    projectScoped: true,
-    body: () => ({ name: "Renamed segment" }),
-    success: 200
-  },
-  { name: "DELETE /segments/{segment}", method: "DELETE", path: (f) => `/api/v1/segments/${f.segment}`, ability: "segments:write", projectScoped: true, success: 204 },
   {
     name: "GET /responses",
     method: "GET",
@@ -389,8 +373,51 @@ export const endpoints: ReadonlyArray<EndpointCase> = [
   }
 ]
 
+/**
+ * The areas that are plain CRUD resources of the project (`projectResourceApi`: list, create, get, update,
+ * delete, nothing else) and are not written out above, read from the API: their endpoints, abilities and
+ * bodies (the examples of their create and update schemas) need no line here. Segments are one.
+ */
+export const plainAreas = Object.values(Api.groups).flatMap((group) => {
+  const byName = group.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
+  const names = Object.keys(byName).sort().join(",")
+  if (names !== "create,delete,get,list,update") return []
+  const collection = byName.list!.path.replace(/^\/api\/v1/, "")
+  if (writtenOut.some((endpoint) => endpoint.name === `GET ${collection}`)) return []
+  const param = /:(\w+)$/.exec(byName.get!.path)![1]!
+  const ability = (name: string) => [...byName[name]!.middlewares].map((tag) => /^Authorize\/(.+)$/.exec(tag.key)?.[1]).find(Boolean) ?? null
+  const example = (name: string) =>
+    Option.flatMap(byName[name]!.payloadSchema, (schema) => SchemaAST.getExamplesAnnotation(schema.ast)).pipe(
+      Option.map((examples) => examples[0] as unknown),
+      Option.getOrThrowWith(() => new Error(`${name} ${collection}: no example in its payload schema`))
+    )
+  return [{
+    collection,
+    param,
+    resource: param.charAt(0).toUpperCase() + param.slice(1),
+    create: example("create"),
+    cases: [
+      { name: `GET ${collection}`, method: "GET", path: () => `/api/v1${collection}`, ability: ability("list"), success: 200 },
+      { name: `POST ${collection}`, method: "POST", path: () => `/api/v1${collection}`, ability: ability("create"), body: () => example("create"), success: 201 },
+      { name: `GET ${collection}/{${param}}`, method: "GET", path: (f: Fixture) => `/api/v1${collection}/${f[param]}`, ability: ability("get"), success: 200 },
+      {
+        name: `PATCH ${collection}/{${param}}`,
+        method: "PATCH",
+        path: (f: Fixture) => `/api/v1${collection}/${f[param]}`,
+        ability: ability("update"),
+        body: () => example("update"),
+        success: 200
+      },
+      { name: `DELETE ${collection}/{${param}}`, method: "DELETE", path: (f: Fixture) => `/api/v1${collection}/${f[param]}`, ability: ability("delete"), success: 204 }
+    ].map((endpoint): EndpointCase => ({ ...endpoint, method: endpoint.method as EndpointCase["method"], projectScoped: true }))
+  }]
+})
+
+/** Every endpoint of the API, with its ability (docs/api.md). */
+export const endpoints: ReadonlyArray<EndpointCase> = [...writtenOut, ...plainAreas.flatMap((area) => area.cases)]
+
 /** The resources of the project a path can name, by their collection in the path. */
-const pathCollections = {
+const pathCollections: Readonly<Record<string, string>> = {
   monitors: "Monitor",
   prompts: "Prompt",
   tags: "Tag",
@@ -398,10 +425,11 @@ const pathCollections = {
   segments: "Segment",
   responses: "Response",
   sources: "Source",
-  webhooks: "Webhook"
-} as const
+  webhooks: "Webhook",
+  ...Object.fromEntries(plainAreas.map((area) => [area.collection.slice(1), area.resource]))
+}
 
-export type PathResource = (typeof pathCollections)[keyof typeof pathCollections]
+export type PathResource = string
 
 /** The fixture field that holds each resource a path can name. */
 export const fixtureField = {
@@ -412,8 +440,9 @@ export const fixtureField = {
   Segment: "segment",
   Response: "response",
   Source: "source",
-  Webhook: "webhook"
-} as const satisfies Record<PathResource, keyof Fixture>
+  Webhook: "webhook",
+  ...Object.fromEntries(plainAreas.map((area) => [area.resource, area.param]))
+} as Readonly<Record<PathResource, string>>
 
 /**
  * The endpoints that name a resource of the project in their path, with that resource's name: once for
@@ -422,10 +451,10 @@ export const fixtureField = {
 export const pathResources: ReadonlyArray<{ readonly endpoint: EndpointCase; readonly resource: PathResource }> =
   endpoints.flatMap((endpoint) => {
     if (!endpoint.projectScoped) return []
-    return [...endpoint.name.matchAll(/\/(monitors|prompts|tags|brands|segments|responses|sources|webhooks)\/\{/g)].map((match) => ({
-      endpoint,
-      resource: pathCollections[match[1] as keyof typeof pathCollections]
-    }))
+    return [...endpoint.name.matchAll(/\/([a-z-]+)\/\{/g)].flatMap((match) => {
+      const resource = pathCollections[match[1]!]
+      return resource === undefined ? [] : [{ endpoint, resource }]
+    })
   })
 
 /**
@@ -457,7 +486,12 @@ export const makeFixture = async (server: TestServer, key: string, projectId?: n
   const suggestions = await server.request("GET", `/api/v1/brand-suggestions?${analyticsWindow()}&gated=false`, { key, project })
   const suggestion = suggestions.body.data.find((s: { key: string }) => s.key === "zylomatic").id as number
   const webhook = await ok("POST", "/api/v1/webhooks", project, { url: PUBLIC_WEBHOOK_URL, events: ["run.completed"] })
-  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion, webhook }
+  // One resource of each plain CRUD area that has none above, made from its create example.
+  const plain: Record<string, number> = {}
+  for (const area of plainAreas) {
+    if (area.param !== "segment") plain[area.param] = await ok("POST", `/api/v1${area.collection}`, project, area.create)
+  }
+  return { project, monitor, otherMonitor, prompt, tag, brand, segment, response, source, apiKey, suggestion, webhook, ...plain }
 }
 
 export const call = (server: TestServer, endpoint: EndpointCase, key: string, fixture: Fixture) =>

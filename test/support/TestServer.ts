@@ -78,10 +78,13 @@ export interface TestServer {
   readonly forgetWorkers: () => Promise<void>
   /**
    * One pass of the webhook delivery loop at `at` (now by default), as a collector process runs it
-   * (Webhooks/Delivery.ts), with the server's settings; `resolver` instead of the system's DNS. The
-   * number of deliveries tried.
+   * (Webhooks/Delivery.ts), with the server's settings and `options` over them. `log` gets every line
+   * it logs; `signal` stops it where it is, as a process killed then would be. The number of deliveries tried.
    */
-  readonly deliverWebhooks: (at?: Date, options?: Partial<DeliveryOptions>, log?: (line: string) => void) => Promise<number>
+  readonly deliverWebhooks: (
+    at?: Date,
+    options?: Partial<DeliveryOptions> & { readonly log?: (line: string) => void; readonly signal?: AbortSignal }
+  ) => Promise<number>
   readonly close: () => Promise<void>
 }
 
@@ -209,7 +212,7 @@ export const startServer = async <Overridden extends ServerData = never>(
       runtime.runPromise(Effect.flatMap(WorkersRepo, (workers) =>
         // Seen from the epoch, every remembered worker is "alive": all are listed.
         Effect.flatMap(workers.status(new Date(0)), (status) => Effect.forEach(status.alive, (worker) => workers.leave(worker.id), { discard: true })))),
-    deliverWebhooks: (at, options = {}, log) =>
+    deliverWebhooks: (at, { log, signal, ...options } = {}) =>
       runtime.runPromise(Effect.flatMap(optionsFromSettings, (settings) => deliverDue({ ...settings, ...options }, at)).pipe(
         // Every line the loop logs, with its annotations, to `log`.
         log === undefined ? (effect) => effect : (effect) =>
@@ -218,7 +221,7 @@ export const startServer = async <Overridden extends ServerData = never>(
               log(JSON.stringify({ message, annotations: Object.fromEntries(annotations) }))))),
             Logger.withMinimumLogLevel(LogLevel.All)
           )
-      )),
+      ), signal === undefined ? undefined : { signal }),
     client: (key) => clientFor(baseUrl, key),
     sql: sqlRuntime,
     close: async () => {

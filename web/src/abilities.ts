@@ -23,7 +23,8 @@ const words: Readonly<Record<string, readonly [verb: string, object: string]>> =
   "responses:write": ["Add", "answers"],
   "citations:read": ["Read", "citations"],
   "analytics:read": ["Read", "analytics"],
-  "keys:manage": ["Manage", "API keys"]
+  "keys:manage": ["Manage", "API keys"],
+  "webhooks:manage": ["Manage", "webhooks"]
 }
 
 /** `*`: every ability, those to come included. */

@@ -1,10 +1,11 @@
 import { Clock, Effect } from "effect"
-import { Api } from "../../Api.ts"
 import { platforms } from "../../Domain/Platform.ts"
 import * as ApiGroup from "../../Http/ApiGroup.ts"
 import { coverageOf, WorkersRepo } from "../Workers.ts"
+import { CollectorApi } from "./Api.ts"
+import * as Area from "../../Area.ts"
 
-export const CollectorLive = ApiGroup.group(Api, "collector", (handlers) =>
+export const CollectorLive = ApiGroup.group(CollectorApi, (handlers) =>
   Effect.gen(function*() {
     const workers = yield* WorkersRepo
     return handlers.handle("health", () =>
@@ -23,3 +24,11 @@ export const CollectorLive = ApiGroup.group(Api, "collector", (handlers) =>
         }
       }))
   }))
+
+/** The collector's health (with the monitors' abilities). */
+export const CollectorHealthArea = Area.make({
+  groups: [CollectorApi],
+  handlers: CollectorLive,
+  repositories: [],
+  abilities: []
+})

@@ -1,12 +1,16 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import * as ApiGroup from "../../Http/ApiGroup.ts"
-import { Api } from "../../Api.ts"
 import { paginated } from "../../Http/Responses.ts"
 import { monitorOfProject } from "../../Monitors/Http.ts"
 import { MonitorsRepo } from "../../Monitors/Repo.ts"
 import { RunsRepo } from "./Repo.ts"
+import { RunsApi } from "./Api.ts"
+import * as Area from "../../Area.ts"
+import * as RunsMemory from "./RepoMemory.ts"
+import * as RunsSql from "./Repo.ts"
+import * as Workers from "../Workers.ts"
 
-export const RunsLive = ApiGroup.group(Api, "runs", (handlers) =>
+export const RunsLive = ApiGroup.group(RunsApi, (handlers) =>
   Effect.gen(function*() {
     const runs = yield* RunsRepo
     const monitors = yield* MonitorsRepo
@@ -23,3 +27,11 @@ export const RunsLive = ApiGroup.group(Api, "runs", (handlers) =>
           return { data: run }
         }))
   }))
+
+/** A monitor's runs (with the monitors' abilities). */
+export const RunsArea = Area.make({
+  groups: [RunsApi],
+  handlers: RunsLive,
+  repositories: [Area.repository(RunsRepo, { sql: RunsSql.layerSql.pipe(Layer.provide(Workers.layerSql)), memory: RunsMemory.layerMemory.pipe(Layer.provide(Workers.layerMemory)) })],
+  abilities: []
+})

@@ -11,7 +11,7 @@ export const layerMemory = Layer.effect(
     const workers = yield* WorkersRepo
     const coverage = Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(workers.status(new Date(now)), (status) => coverageOf(status.alive)))
     const view = (row: RunRow, coverage: Coverage): Run => {
-      const jobs = [...db.jobs.values()].filter((job) => job.run_id === row.id)
+      const jobs = [...db.table("collector_jobs").values()].filter((job) => job.run_id === row.id)
       const counts = Object.fromEntries(jobStatuses.map((status) => [status, jobs.filter((job) => job.status === status).length]))
       const pending = jobs.filter((job) => job.status === "pending")
       return {
@@ -31,7 +31,7 @@ export const layerMemory = Layer.effect(
       }
     }
     const newestFirst = (a: RunRow, b: RunRow) => b.slot.getTime() - a.slot.getTime() || b.id - a.id
-    const ofMonitor = (monitorId: number) => [...db.runs.values()].filter((run) => run.monitor_id === monitorId)
+    const ofMonitor = (monitorId: number) => [...db.table("collector_runs").values()].filter((run) => run.monitor_id === monitorId)
 
     return RunsRepo.of({
       list: (monitorId, window) =>
@@ -56,12 +56,12 @@ export const layerMemory = Layer.effect(
             created_at: now,
             updated_at: now
           }
-          db.runs.set(run.id, run)
-          const current = db.monitors.get(monitor.id)!
-          const prompts = [...db.prompts.values()].filter((prompt) => prompt.monitor_id === monitor.id).sort((a, b) => a.id - b.id)
+          db.table("collector_runs").set(run.id, run)
+          const current = db.table("monitors").get(monitor.id)!
+          const prompts = [...db.table("prompts").values()].filter((prompt) => prompt.monitor_id === monitor.id).sort((a, b) => a.id - b.id)
           for (const prompt of prompts) {
             for (const platform of current.platforms) {
-              const taken = [...db.jobs.values()].some((job) =>
+              const taken = [...db.table("collector_jobs").values()].some((job) =>
                 job.prompt_id === prompt.id && job.platform === platform && job.slot.getTime() === input.slot.getTime()
               )
               if (taken) continue
@@ -75,16 +75,16 @@ export const layerMemory = Layer.effect(
                 reason: missed ? MISSED_REASON : null,
                 simulated: current.simulated
               }
-              db.jobs.set(job.id, job)
+              db.table("collector_jobs").set(job.id, job)
             }
           }
-          const open = [...db.jobs.values()].some((job) => job.run_id === run.id && (job.status === "pending" || job.status === "running"))
-          if (!open) db.runs.set(run.id, { ...run, status: "completed", completed_at: now })
-          return { run: view(db.runs.get(run.id)!, coverage), created: true }
+          const open = [...db.table("collector_jobs").values()].some((job) => job.run_id === run.id && (job.status === "pending" || job.status === "running"))
+          if (!open) db.table("collector_runs").set(run.id, { ...run, status: "completed", completed_at: now })
+          return { run: view(db.table("collector_runs").get(run.id)!, coverage), created: true }
         }),
       scheduled: () =>
         Effect.sync(() =>
-          [...db.monitors.values()]
+          [...db.table("monitors").values()]
             .filter((monitor) => monitor.active && monitor.schedule !== "manual")
             .sort((a, b) => a.id - b.id)
             .map((monitor) => {

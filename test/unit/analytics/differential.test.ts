@@ -368,11 +368,11 @@ const changeMemory = (db: MemoryTables, ids: DatasetIds, change: Change) => {
       return
     case "attach": {
       const [promptId, tagId] = [ids.prompts[change.prompt]!, ids.tags[change.tag]!]
-      if (db.prompts.has(promptId) && db.tags.has(tagId)) db.promptTags.add(`${promptId}:${tagId}`)
+      if (db.table("prompts").has(promptId) && db.table("tags").has(tagId)) db.table("prompt_tags").add(`${promptId}:${tagId}`)
       return
     }
     case "detach":
-      db.promptTags.delete(`${ids.prompts[change.prompt]!}:${ids.tags[change.tag]!}`)
+      db.table("prompt_tags").delete(`${ids.prompts[change.prompt]!}:${ids.tags[change.tag]!}`)
       return
     case "deletePrompt":
       return db.deletePrompt(ids.prompts[change.prompt]!)
@@ -383,44 +383,44 @@ const changeMemory = (db: MemoryTables, ids: DatasetIds, change: Change) => {
     case "deleteResponse":
       return db.deleteResponse(ids.responses[change.response]!)
     case "setStatus": {
-      const row = db.responses.get(ids.responses[change.response]!)
-      if (row !== undefined) db.responses.set(row.id, { ...row, status: change.status })
+      const row = db.table("responses").get(ids.responses[change.response]!)
+      if (row !== undefined) db.table("responses").set(row.id, { ...row, status: change.status })
       return
     }
     case "setAnswerState": {
-      const row = db.responses.get(ids.responses[change.response]!)
-      if (row !== undefined) db.responses.set(row.id, { ...row, answer_state: change.answerState })
+      const row = db.table("responses").get(ids.responses[change.response]!)
+      if (row !== undefined) db.table("responses").set(row.id, { ...row, answer_state: change.answerState })
       return
     }
     case "classify": {
-      const row = db.brands.get(ids.brands[change.brand]!)
-      if (row !== undefined) db.brands.set(row.id, { ...row, classification: change.classification })
+      const row = db.table("brands").get(ids.brands[change.brand]!)
+      if (row !== undefined) db.table("brands").set(row.id, { ...row, classification: change.classification })
       return
     }
     case "deleteBrand":
       return db.deleteBrand(ids.brands[change.brand]!)
     case "setOwnBrand": {
       const brandId = change.brand === null ? null : ids.brands[change.brand]!
-      if (brandId === null || db.brands.has(brandId)) db.projects.set(ids.project, { ...db.projects.get(ids.project)!, brand_id: brandId })
+      if (brandId === null || db.table("brands").has(brandId)) db.table("projects").set(ids.project, { ...db.table("projects").get(ids.project)!, brand_id: brandId })
       return
     }
     case "redetect": {
       const responseId = ids.responses[change.response]!
-      if (!db.responses.has(responseId)) return
+      if (!db.table("responses").has(responseId)) return
       const detected = new Map(
-        change.mentions.filter((m) => db.brands.has(ids.brands[m.brand]!)).map((m) => [ids.brands[m.brand]!, m])
+        change.mentions.filter((m) => db.table("brands").has(ids.brands[m.brand]!)).map((m) => [ids.brands[m.brand]!, m])
       )
-      for (const mention of [...db.brandMentions.values()]) {
+      for (const mention of [...db.table("brand_mentions").values()]) {
         if (mention.response_id !== responseId) continue
         const kept = detected.get(mention.brand_id)
-        if (kept === undefined) db.brandMentions.delete(mention.id)
-        else db.brandMentions.set(mention.id, { ...mention, position: kept.position, sentiment_score: kept.sentiment })
+        if (kept === undefined) db.table("brand_mentions").delete(mention.id)
+        else db.table("brand_mentions").set(mention.id, { ...mention, position: kept.position, sentiment_score: kept.sentiment })
         detected.delete(mention.brand_id)
       }
       for (const [brandId, mention] of detected) {
         const id = db.nextId("brand_mentions")
         const now = db.now()
-        db.brandMentions.set(id, {
+        db.table("brand_mentions").set(id, {
           id,
           project_id: ids.project,
           response_id: responseId,

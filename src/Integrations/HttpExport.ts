@@ -2,10 +2,10 @@ import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Option, Schema, Stream } from "effect"
 import { ValidationError } from "../Domain/Errors.ts"
 import type { Key, Keyset, KeysetPage } from "../Domain/Page.ts"
-import { columnsOf } from "../Integrations/Columns.ts"
-import { contentDisposition, exportFilename, exportFormats, mediaTypes, negotiateFormat, UnknownFormat } from "../Integrations/ExportFormat.ts"
-import { exportBody, utf8 } from "../Integrations/ExportStream.ts"
-import * as Fields from "./Fields.ts"
+import { columnsOf } from "./Columns.ts"
+import { contentDisposition, exportFilename, exportFormats, mediaTypes, negotiateFormat, UnknownFormat } from "./ExportFormat.ts"
+import { exportBody, utf8 } from "./ExportStream.ts"
+import * as Fields from "../Http/Fields.ts"
 
 /**
  * A list as a download (docs/api.md, "Exports"): with `format=csv` or `format=ndjson` (or an `Accept`
