@@ -379,10 +379,14 @@ const listRuns = tool({
 const searchAnswers = tool({
   name: "search_answers",
   title: "Search AI answers",
-  description: "Finds stored AI answers (responses) of a project by filters: a period, platforms, countries, monitors, tags, one prompt. " +
-    "Newest first, 25 a page, each with the start of its text; read_answer gives one in full with its mentions and citations.",
+  description: "Finds stored AI answers (responses) of a project by their text and filters: `q` keeps the answers containing every " +
+    "word of it (any case, inside longer words too), with a period, platforms, countries, monitors, tags, one prompt. Newest first, " +
+    "25 a page, each with the start of its text; read_answer gives one in full with its mentions and citations.",
   input: Schema.Struct({
     project_id: ProjectId,
+    q: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+      description: "Words the answer's text must all contain, e.g. \"hubspot pricing\"."
+    })),
     start_date: Schema.optional(DateText("First day (inclusive) of collection; with end_date.")),
     end_date: Schema.optional(DateText("Last day (inclusive) of collection; with start_date.")),
     platforms: Window.platforms,
@@ -404,6 +408,7 @@ const searchAnswers = tool({
           ...(input.start_date === undefined ? {} : { start_date: input.start_date, end_date: input.end_date! }),
           ...filterQuery(input),
           ...(input.prompt_id === undefined ? {} : { prompt_id: input.prompt_id }),
+          ...(input.q === undefined ? {} : { q: input.q }),
           sort_by: "collected_at",
           sort_order: "desc",
           page: String(input.page ?? 1)

@@ -130,6 +130,10 @@ export const ResponsesQuery = Fields.input({
   status: Fields.optional(Fields.oneOf("status", statuses)),
   sort_by: Fields.optional(Fields.oneOf("sort_by", responseSortColumns).annotations({ description: "Default `id`." })),
   sort_order: Fields.optional(Fields.oneOf("sort_order", ["asc", "desc"] as const).annotations({ description: "Default `asc`." })),
+  q: Fields.optional(Fields.text("q", 200).annotations({
+    description: "Search in the answer's text: the responses whose text contains every word of `q` (split on spaces), in any case. " +
+      "1 to 200 characters, trimmed."
+  })),
   ...listFilterQuery
 })
 
@@ -156,8 +160,9 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
         "The responses of the active project, by id (oldest first) unless `sort_by` (`id` or `collected_at`) and `sort_order` " +
           "(`asc` or `desc`) say otherwise; id in the same direction breaks ties. Filters `monitor_id`, `prompt_id`, `platform`, " +
           "`status`, and those of the analytics: `start_date` and `end_date` (UTC days of `collected_at`, inclusive, together), " +
-          "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now). `cursor` reads the list by " +
-          "cursor instead of by page (docs: \"Reading a whole list: cursors\"). `format=csv` or `ndjson` downloads every row."
+          "`platforms[]`, `countries[]`, `monitors[]`, `tags[]` (the prompt carries any of them now), and `q` (every word in the text, " +
+          "in any case). `cursor` reads the list by cursor instead of by page (docs: \"Reading a whole list: cursors\"). " +
+          "`format=csv` or `ndjson` downloads every row."
       ))
   )
   .add(

@@ -45,3 +45,24 @@ export const matchesFilters = (filters: ResponseFilters, promptTags: (promptId: 
   }
   return true
 }
+
+/**
+ * The words of `GET /responses?q=`: the text split on white space, each once. A response matches
+ * when its text contains every word, in any case (docs/api.md, "Searching answers by text").
+ */
+export const searchWords = (q: string): ReadonlyArray<string> => [...new Set(q.split(/\s+/u).filter((word) => word.length > 0))]
+
+/**
+ * Lower case as PostgreSQL's `lower()` makes it: each character on its own, by its one-character
+ * mapping (`İ` is `i`, a final `Σ` is `σ`), where JavaScript's `toLowerCase` looks at the context.
+ */
+const lowerEachCharacter = (text: string): string =>
+  Array.from(text, (character) => String.fromCodePoint(character.toLowerCase().codePointAt(0)!)).join("")
+
+/** Whether `text` contains every word, in any case: the in-memory store's `q`, as the SQL one does it. */
+export const containsWords = (text: string, words: ReadonlyArray<string>): boolean => {
+  if (words.length === 0) return true
+  const lowered = lowerEachCharacter(text)
+  return words.every((word) => lowered.includes(lowerEachCharacter(word)))
+}
+

@@ -11,6 +11,7 @@ import { exportOf } from "../Integrations/HttpExport.ts"
 import { Citation, Response } from "../Domain/Response.ts"
 import { MonitorsRepo } from "../Monitors/Repo.ts"
 import { PromptsRepo } from "../Prompts/Repo.ts"
+import { searchWords } from "./Filters.ts"
 import { Ingestion } from "./Ingestion.ts"
 import { citationKeyParts, defaultResponseOrder, responseKeyParts, ResponsesRepo } from "./Repo.ts"
 import { ResponsesApi } from "./Api.ts"
@@ -47,7 +48,8 @@ export const ResponsesLive = ApiGroup.group(ResponsesApi, (handlers) =>
             monitorId: urlParams.monitor_id,
             promptId: urlParams.prompt_id,
             platform: urlParams.platform,
-            status: urlParams.status
+            status: urlParams.status,
+            words: urlParams.q === undefined ? undefined : searchWords(urlParams.q)
           }
           const order = {
             by: urlParams.sort_by ?? defaultResponseOrder.by,

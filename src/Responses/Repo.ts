@@ -33,6 +33,8 @@ export interface ResponseFilter extends ResponseFilters {
   readonly promptId?: number | undefined
   readonly platform?: Platform | undefined
   readonly status?: ResponseStatus | undefined
+  /** `q`: every word in the text, in any case (`searchWords`). */
+  readonly words?: ReadonlyArray<string> | undefined
 }
 
 /** What `GET /responses` sorts by; `id` in the same direction breaks ties, so pages never overlap. */
@@ -216,6 +218,8 @@ export const layerSql = Layer.effect(
       ...(filter.promptId === undefined ? [] : [sql`prompt_id = ${filter.promptId}`]),
       ...(filter.platform === undefined ? [] : [sql`platform = ${filter.platform}`]),
       ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+      // A word is a parameter, never a pattern: `%` and `_` are text like any other.
+      ...(filter.words ?? []).map((word) => sql`strpos(lower(text), lower(${word})) > 0`),
       ...responseConditions(sql, sql`responses`, filter)
     ]
     const where = (projectId: number, filter: ResponseFilter) => sql.and(conditions(projectId, filter))

@@ -3,7 +3,7 @@ import { NotFound } from "../Domain/Errors.ts"
 import { keysetOf } from "../Domain/Page.ts"
 import type { Citation, Response } from "../Domain/Response.ts"
 import { byId, MemoryStore, pageOf, type ResponseRow } from "../Memory/Store.ts"
-import { matchesFilters } from "./Filters.ts"
+import { containsWords, matchesFilters } from "./Filters.ts"
 import {
   citationKey,
   type CitationFilter,
@@ -40,6 +40,7 @@ export const layerMemory = Layer.effect(
       (filter.promptId === undefined || r.prompt_id === filter.promptId) &&
       (filter.platform === undefined || r.platform === filter.platform) &&
       (filter.status === undefined || r.status === filter.status) &&
+      (filter.words === undefined || containsWords(r.text, filter.words)) &&
       matchesFilters(filter, (promptId) => db.tagsOfPrompt(promptId))(r)
 
     /** The project's responses `filter` keeps, in `order`, `id` in the same direction breaking ties. */

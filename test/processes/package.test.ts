@@ -16,7 +16,7 @@ import { startServer, type TestServer } from "../support/TestServer.ts"
  * - client.ts calls a running server through `brand-visibility-monitor/client`, with the Effect client
  *   and the Promise client, and gets a typed `NotFound`;
  * - host.ts mounts `brand-visibility-monitor/server` beside a route of its own on its own server, on
- *   the in-memory Layers, and calls both.
+ *   the in-memory Layers, and calls both (an answer it posts is analysed on the package's worker thread).
  */
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -157,7 +157,8 @@ const HelloLive = HttpApiBuilder.Router.use((router) => router.get("/hello", Htt
 
 const App = HttpApiBuilder.serve().pipe(
   Layer.provide(Layer.mergeAll(ApiRoutesLive, HelloLive)),
-  Layer.provide([Analyzer.inProcess, Metrics.layer]),
+  // Answers analysed on the package's own worker thread (dist/lib/analysis-thread.js).
+  Layer.provide([Analyzer.threads(1), Metrics.layer]),
   Layer.provideMerge(MemoryLive),
   Layer.provide(Settings.layerWith({ worker: false })),
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
@@ -172,9 +173,27 @@ const { key, organization } = await runtime.runPromise(createOrganizationWithKey
 
 const hello = await fetch(\`\${baseUrl}/hello\`).then((reply) => reply.text())
 const unauthenticated = await fetch(\`\${baseUrl}/api/v1/me\`).then((reply) => reply.status)
-const me = await createClient({ baseUrl, apiKey: key }).me.me()
+const bvm = createClient({ baseUrl, apiKey: key })
+const me = await bvm.me.me()
+const project = (await bvm.projects.create({ payload: { name: "Host project" } })).data
+const scoped = createClient({ baseUrl, apiKey: key, projectId: project.id })
+const monitor = (await scoped.monitors.create({
+  payload: { name: "US", country: "US", platforms: ["chatgpt"], schedule: "daily", active: true, simulated: true }
+})).data
+const brand = (await scoped.brands.create({ payload: { name: "Acme", aliases: [], domains: ["acme.com"], classification: "competitor", segment_ids: [] } })).data
+const prompt = (await scoped.prompts.create({ payload: { monitor_id: monitor.id, text: "Best CRM?", tags: [] } })).data
+const answer = (await scoped.responses.create({
+  payload: { prompt_id: prompt.id, platform: "chatgpt", text: "Acme is the best CRM.", citations: ["https://acme.com/crm"] }
+})).data
+const mentions = (await scoped.brandMentions.list({ urlParams: { response_id: answer.id } })).data
 await runtime.dispose()
-console.log(JSON.stringify({ hello, unauthenticated, organization: organization.id, me: me.data.organization }))
+console.log(JSON.stringify({
+  hello,
+  unauthenticated,
+  organization: organization.id,
+  me: me.data.organization,
+  analysed: { status: answer.status, mentioned: mentions.map((mention) => mention.brand_id), brand: brand.id }
+}))
 `
 
 describe("the package: npm pack, installed offline into an empty project, compiled and run there", { timeout: 300_000 }, () => {
@@ -214,6 +233,19 @@ describe("the package: npm pack, installed offline into an empty project, compil
     expect(files).toContain("dist/types/src/Client/index.d.ts")
     expect(files.filter((file) => !/^(dist\/lib\/|dist\/types\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([])
     expect(statSync(join(folder, tarball)).size).toBeLessThan(1_000_000)
+  })
+
+  it("imports no package it does not name as a dependency or a peer", () => {
+    const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+    const named = new Set([...Object.keys(own.dependencies), ...Object.keys(own.peerDependencies)])
+    const lib = join(host, "node_modules", own.name, "dist", "lib")
+    const imported = new Set(readdirSync(lib).flatMap((file) =>
+      [...readFileSync(join(lib, file), "utf8").matchAll(/(?:from|import\()\s*"([^".][^"]*)"/g)].map((match) => match[1]!)
+    ))
+    const packages = [...imported].filter((specifier) => !specifier.startsWith("node:"))
+      .map((specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/"))
+    expect(packages).toContain("effect")
+    expect(packages.filter((name) => !named.has(name))).toEqual([])
   })
 
   it("installs the Effect packages once, as the host's, beside the package's runtime dependencies only", () => {
@@ -262,7 +294,9 @@ await createClient({ baseUrl: "http://localhost:3000", apiKey: "k" }).prompts.ge
       hello: "hello from the host",
       unauthenticated: 401,
       organization: result.organization,
-      me: { id: result.organization, name: "Host Org" }
+      me: { id: result.organization, name: "Host Org" },
+      // Analysed on the package's worker thread: the brand found in the answer.
+      analysed: { status: "analyzed", mentioned: [result.analysed.brand], brand: result.analysed.brand }
     })
     expect(typeof result.organization).toBe("number")
   })
