@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config"
+import { SlowFirst } from "./test/support/SlowFirst.ts"
 
 /**
  * `npm test`: every test but the process tests of test/processes/, which start the built service as
@@ -31,6 +32,8 @@ export const shared = {
   // ~155 s instead of ~255 s here (loading the Effect stack anew was a third of the time).
   isolate: false,
   minWorkers: 1,
+  // The slowest files first (test/support/SlowFirst.ts): none is left to run alone at the end.
+  sequence: { sequencer: SlowFirst },
   // The browser tests draw pages from the API, whose answers the HTTP suites check on both databases:
   // they run in the first pass only, which keeps CI within its time.
   exclude: sqlPass ? [...configDefaults.exclude, ...embeddedOnly, "test/browser/**"] : configDefaults.exclude

@@ -1,12 +1,12 @@
 import { Effect, Layer, Redacted } from "effect"
 import * as Database from "../../src/Database/Database.ts"
 import * as Migrations from "../../src/Database/Migrations.ts"
-import { createDatabase, migratedSnapshot, sqlBackend } from "./TestServer.ts"
+import { createDatabase, emptySnapshot, migratedSnapshot, sqlBackend } from "./TestServer.ts"
 
 /** A SQL database for one test suite: PGlite in memory, or a fresh PostgreSQL database; migrated unless `empty`. */
 const sqlDatabase = (empty: boolean) =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    if (sqlBackend === "embedded") return Database.layerEmbedded(undefined, undefined, empty ? undefined : migratedSnapshot())
+    if (sqlBackend === "embedded") return Database.layerEmbedded(undefined, undefined, empty ? emptySnapshot() : migratedSnapshot())
     const db = yield* Effect.acquireRelease(
       Effect.promise(() => createDatabase(process.env.DATABASE_URL!, { empty })),
       (db) => Effect.promise(() => db.drop())
@@ -14,7 +14,10 @@ const sqlDatabase = (empty: boolean) =>
     return Database.layerServer(Redacted.make(db.url))
   }))
 
-/** An empty SQL database for one test suite: for the tests of the migrations themselves. */
+/**
+ * An empty SQL database for one test suite: for the tests of the migrations themselves. On the embedded
+ * database, a copy of the run's just-initialized one (PGlite's initdb is most of its start-up).
+ */
 export const freshSql = sqlDatabase(true)
 
 /**

@@ -23,14 +23,19 @@ import { clientFor } from "./ApiClient.ts"
  */
 export type Backend = "memory" | "embedded" | "postgres"
 
-/** The migrated embedded database of the run (test/support/globalSetup.ts), read once per worker. */
-let snapshot: Blob | undefined
-export const migratedSnapshot = (): Blob | undefined => {
-  const file = process.env.BVM_TEST_EMBEDDED_SNAPSHOT
+const snapshots = new Map<string, Blob>()
+const snapshotIn = (variable: string): Blob | undefined => {
+  const file = process.env[variable]
   if (file === undefined) return undefined
-  snapshot ??= new Blob([readFileSync(file)])
-  return snapshot
+  if (!snapshots.has(file)) snapshots.set(file, new Blob([readFileSync(file)]))
+  return snapshots.get(file)
 }
+
+/** The migrated embedded database of the run (test/support/globalSetup.ts), read once per worker. */
+export const migratedSnapshot = (): Blob | undefined => snapshotIn("BVM_TEST_EMBEDDED_SNAPSHOT")
+
+/** An empty embedded database, as PGlite's initdb leaves it (test/support/globalSetup.ts). */
+export const emptySnapshot = (): Blob | undefined => snapshotIn("BVM_TEST_EMBEDDED_EMPTY")
 
 /** The SQL backend of this run: PostgreSQL when DATABASE_URL is set (CI's second pass), else PGlite. */
 export const sqlBackend: Backend = process.env.DATABASE_URL ? "postgres" : "embedded"

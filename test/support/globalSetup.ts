@@ -15,7 +15,9 @@ import { FOUND_VARIABLE, isCi, MISSING_VARIABLE, missingBrowserMessage, resolveB
  * no file pays for the migrations (a few seconds each, on the embedded database). The embedded one as a
  * snapshot in a file (BVM_TEST_EMBEDDED_SNAPSHOT), PostgreSQL's as a template database
  * (BVM_TEST_PG_TEMPLATE) that `CREATE DATABASE ... TEMPLATE` copies. The suites that test the
- * migrations themselves start from an empty database (test/support/Databases.ts, `freshSql`).
+ * migrations themselves start from an empty database (test/support/Databases.ts, `freshSql`): on the
+ * embedded database a snapshot too (BVM_TEST_EMBEDDED_EMPTY), taken just after PGlite's initdb, which
+ * is most of an empty database's start-up.
  *
  * It also finds the browser the browser tests drive (test/browser/support/find-browser.ts). Without one,
  * those tests are skipped and the run ends by saying which did not run and the command that runs them;
@@ -26,14 +28,22 @@ export default async function setup(project: TestProject) {
   if (typeof browser === "string") process.env[MISSING_VARIABLE] = browser
   else process.env[FOUND_VARIABLE] = JSON.stringify(browser)
 
-  // The processes the tests start (the CLI, the server, workers) run as users run them: built.
-  await buildServer()
   const quiet = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Logger.withMinimumLogLevel(effect, LogLevel.None))
   const folder = mkdtempSync(join(tmpdir(), "bvm-test-"))
-  const snapshot = await quiet(Database.embeddedSnapshot(Migrations.layer))
-  const file = join(folder, "migrated.tar")
-  writeFileSync(file, Buffer.from(await snapshot.arrayBuffer()))
-  process.env.BVM_TEST_EMBEDDED_SNAPSHOT = file
+  const save = async (name: string, snapshot: Blob) => {
+    const file = join(folder, name)
+    writeFileSync(file, Buffer.from(await snapshot.arrayBuffer()))
+    return file
+  }
+  // The processes the tests start (the CLI, the server, workers) run as users run them: built, by
+  // esbuild's own process while this one makes the databases.
+  const [, migrated, empty] = await Promise.all([
+    buildServer(),
+    quiet(Database.embeddedSnapshot(Migrations.layer)).then((snapshot) => save("migrated.tar", snapshot)),
+    quiet(Database.embeddedSnapshot(Layer.empty)).then((snapshot) => save("empty.tar", snapshot))
+  ])
+  process.env.BVM_TEST_EMBEDDED_SNAPSHOT = migrated
+  process.env.BVM_TEST_EMBEDDED_EMPTY = empty
 
   let dropTemplate = async () => {}
   const serverUrl = process.env.DATABASE_URL
