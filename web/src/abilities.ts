@@ -23,6 +23,8 @@ const words: Readonly<Record<string, readonly [verb: string, object: string]>> =
   "responses:write": ["Add", "answers"],
   "citations:read": ["Read", "citations"],
   "analytics:read": ["Read", "analytics"],
+  "traffic:read": ["Read", "agent traffic"],
+  "traffic:write": ["Upload", "agent traffic logs"],
   "keys:manage": ["Manage", "API keys"],
   "webhooks:manage": ["Manage", "webhooks"]
 }
