@@ -281,6 +281,38 @@ const topSources = tool({
     })
 })
 
+const sourceTrend = tool({
+  name: "source_trend",
+  title: "Cited URLs over time",
+  description:
+    "The trend of the URLs AI answers cite most in the period, bucket by bucket (day, week, month or year): for each URL, the % of the " +
+    "bucket's analyzed answers citing it (0 in an empty bucket). Use top_sources for the totals and the change against the previous period.",
+  input: Schema.Struct({
+    ...Window,
+    interval: Schema.Literal(...intervals).annotations({ description: "Bucket size: day, week (ISO, from Monday), month or year." }),
+    top_n: Schema.optional(Schema.Int.pipe(Schema.between(1, 50)).annotations({ description: "At most this many URLs (default 5)." }))
+  }),
+  run: (input, { client, project }) =>
+    Effect.gen(function*() {
+      const id = yield* project(input.project_id)
+      const { data } = yield* client.analytics.sourceUrlUsage({
+        headers: projectHeader(id),
+        urlParams: { ...windowQuery(input), interval: input.interval, top_n: String(input.top_n ?? 5) }
+      })
+      const buckets = data.series[0]?.data.map((point) => point.timestamp.toISOString().slice(0, 10)) ?? []
+      const rows = buckets.map((bucket, i) => [bucket, ...data.series.map((series) => `${series.data[i]!.value}%`)])
+      return {
+        text: `Project ${id}, % of answers citing each URL per ${data.interval}.\n` +
+          (data.series.length === 0 ? "No URL cited in the period." : table(["bucket", ...data.series.map((s) => s.source_url.url)], rows)),
+        structured: {
+          project_id: id,
+          interval: data.interval,
+          series: data.series.map((s) => ({ source_url: s.source_url, data: s.data.map((p) => ({ ...p, timestamp: p.timestamp.toISOString() })) }))
+        }
+      }
+    })
+})
+
 const readAnswer = tool({
   name: "read_answer",
   title: "Read one AI answer",
@@ -517,6 +549,7 @@ export const tools: ReadonlyArray<ToolDefinition<unknown, unknown>> = [
   brandTrend,
   missingPrompts,
   topSources,
+  sourceTrend,
   searchAnswers,
   readAnswer,
   listMonitors,

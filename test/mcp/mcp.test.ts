@@ -58,6 +58,7 @@ const toolNames = [
   "read_answer",
   "run_monitor",
   "search_answers",
+  "source_trend",
   "top_sources"
 ]
 
@@ -112,6 +113,12 @@ describe.each(backends)("MCP over HTTP (%s)", (backend) => {
     expect(structured(await mcp.callTool({ name: "top_sources", arguments: window })).rows).toEqual(JSON.parse(JSON.stringify(sources.data)))
     const urls = structured(await mcp.callTool({ name: "top_sources", arguments: { ...window, by: "url" } }))
     expect(urls.rows.map((row: any) => row.source_url.url).sort()).toEqual(["https://acme.com/pricing", "https://globex.com/"])
+
+    const usage = await seeded.scoped.analytics.sourceUrlUsage({ urlParams: { ...window, interval: "week", top_n: "5" } })
+    const sourceTrend = await mcp.callTool({ name: "source_trend", arguments: { ...window, interval: "week" } })
+    expect(structured(sourceTrend).series).toEqual(JSON.parse(JSON.stringify(usage.data.series)))
+    expect(structured(sourceTrend).series.map((s: any) => s.source_url.url).sort()).toEqual(["https://acme.com/pricing", "https://globex.com/"])
+    expect((sourceTrend.content as any)[0].text).toContain("https://acme.com/pricing")
 
     const answer = structured(await mcp.callTool({ name: "read_answer", arguments: { response_id: seeded.answer.id } }))
     expect(answer.response.text).toBe("Acme is the easiest start; Globex is a close second.")
