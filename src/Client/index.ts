@@ -12,6 +12,7 @@ export {
 } from "./Client.ts"
 export { createClient } from "./PromiseClient.ts"
 export {
+  Conflict,
   Forbidden,
   InvalidProjectHeader,
   MissingProjectHeader,

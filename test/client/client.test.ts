@@ -105,7 +105,15 @@ describe.each(backends)("the typed client (%s)", (backend) => {
           usage: (yield* client.analytics.sourceUrlUsage({ urlParams: { ...window, interval: "week" } })).data.series.length,
           runs: (yield* client.runs.list({ path: { monitor: monitor.id }, urlParams: {} })).data.length,
           health: (yield* client.collector.health()).data,
-          keys: (yield* client.apiKeys.list({ urlParams: {} })).data.length
+          keys: (yield* client.apiKeys.list({ urlParams: {} })).data.length,
+          // The groups added with webhooks, brand suggestions and agent traffic.
+          agents: (yield* client.agents.list()).data.length,
+          suggestions: (yield* client.brandSuggestions.list({ urlParams: { ...window, gated: "false" } })).meta.total,
+          untracked: (yield* client.brandSuggestions.untrackedShare({ urlParams: window })).data.tracked_mentions,
+          webhook: (yield* client.webhooks.create({ payload: { url: "https://93.184.215.14/client-test", events: ["run.completed"] } })).data,
+          webhooks: (yield* client.webhooks.list({ urlParams: {} })).data.length,
+          trafficSource: (yield* client.traffic.create({ payload: { name: "nginx www" } })).data.name,
+          agentTraffic: (yield* client.traffic.agentTraffic({ urlParams: window })).data.length
         }
       }))
     expect(seen.monitors).toBe(1)
@@ -130,6 +138,13 @@ describe.each(backends)("the typed client (%s)", (backend) => {
     expect(seen.runs).toBe(0)
     expect(seen.health.platforms.length).toBeGreaterThan(0)
     expect(seen.keys).toBe(1)
+    expect(seen.agents).toBeGreaterThan(5)
+    expect(seen.suggestions).toBeGreaterThanOrEqual(0)
+    expect(seen.untracked).toBe(3)
+    expect(seen.webhook.secret).toMatch(/^whsec_/)
+    expect(seen.webhooks).toBe(1)
+    expect(seen.trafficSource).toBe("nginx www")
+    expect(seen.agentTraffic).toBe(0)
 
     // Runs and keys through the Promise client; the project of a call given in its headers wins.
     const run = await plain.runs.trigger({ path: { monitor: seen.monitor.id }, headers: { "service-project-id": String(project.id) } })
@@ -153,7 +168,7 @@ describe.each(backends)("the typed client (%s)", (backend) => {
     }
   })
 
-  it("fails with a typed error for 401, 403, 404, 400 and 422", async () => {
+  it("fails with a typed error for 401, 403, 404, 400, 409 and 422", async () => {
     const base = { baseUrl: server.baseUrl, apiKey: key }
     const project = await withClient(base, (client) => client.projects.create({ payload: { name: "Errors" } }))
     const options = { ...base, projectId: project.data.id }
@@ -181,6 +196,22 @@ describe.each(backends)("the typed client (%s)", (backend) => {
     const invalid = await failureOf(options, (client) => client.tags.create({ payload: { name: "branded" } }))
     expect(invalid).toBeInstanceOf(Client.ValidationError)
     expect(Object.keys((invalid as Client.ValidationError).errors)).toEqual(["name"])
+
+    // A brand suggestion decided twice: the second decision is a 409.
+    const answered = await withClient(options, (client) =>
+      Effect.gen(function*() {
+        const monitor = (yield* client.monitors.create({
+          payload: { name: "US", country: "US", platforms: ["chatgpt"], schedule: "daily", active: true, simulated: true }
+        })).data
+        const prompt = (yield* client.prompts.create({ payload: { monitor_id: monitor.id, text: "Best CRM?", tags: [] } })).data
+        yield* client.responses.create({ payload: { prompt_id: prompt.id, platform: "chatgpt", text: "1. **Zylomatic** is the one to try." } })
+        return (yield* client.brandSuggestions.list({ urlParams: { start_date: weekAgo, end_date: today, gated: "false" } })).data
+      }))
+    const suggestion = answered.find((row) => row.key === "zylomatic")!
+    await withClient(options, (client) => client.brandSuggestions.ignore({ path: { suggestion: suggestion.id } }))
+    const conflict = await failureOf(options, (client) => client.brandSuggestions.ignore({ path: { suggestion: suggestion.id } }))
+    expect(conflict).toBeInstanceOf(Client.Conflict)
+    expect((conflict as Client.Conflict).message).toBe("The suggestion is already ignored.")
 
     // The Promise client rejects with the same typed errors.
     const plain = Client.createClient(options)
