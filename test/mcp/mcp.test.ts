@@ -297,6 +297,28 @@ describe("MCP over stdio", () => {
       const result = structured(await client.callTool({ name: "brand_visibility", arguments: window }))
       expect(result.project_id).toBe(seeded.project.id)
       expect(result.rows).toEqual(JSON.parse(JSON.stringify(api.data)))
+      // Every other tool over stdio too, on the configured project: an answer, never a tool error.
+      const monitorId = (await seeded.scoped.monitors.list({ urlParams: {} })).data[0]!.id
+      const calls: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+        ["list_projects", {}],
+        ["brand_trend", { ...window, interval: "day" }],
+        ["prompts_missing_own_brand", window],
+        ["top_sources", window],
+        ["source_trend", { ...window, interval: "week" }],
+        ["read_answer", { response_id: seeded.answer.id }],
+        ["list_monitors", {}],
+        ["search_answers", { q: "globex" }],
+        ["create_prompt", { monitor_id: monitorId, text: "Asked over stdio?", tags: ["stdio"] }],
+        ["run_monitor", { monitor_id: monitorId }],
+        ["list_runs", { monitor_id: monitorId }]
+      ]
+      expect([...calls.map(([name]) => name), "brand_visibility"].sort()).toEqual(toolNames)
+      for (const [name, args] of calls) {
+        const answer: any = await client.callTool({ name, arguments: args })
+        expect(answer.isError ?? false, `${name}: ${JSON.stringify(answer.content)}`).toBe(false)
+        const project = answer.structuredContent.project_id
+        if (project !== undefined) expect(project, name).toBe(seeded.project.id)
+      }
     } finally {
       await client.close()
     }
