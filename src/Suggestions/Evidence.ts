@@ -50,7 +50,8 @@ const addCounts = (a: Readonly<Record<string, number>>, b: Readonly<Record<strin
   return sum
 }
 
-const addRollups = (a: DailyRollup, b: DailyRollup): DailyRollup => ({
+/** Two rollups of the same row added (whatever else the row holds is `a`'s). */
+export const addRollups = <R extends DailyRollup>(a: R, b: R): R => ({
   ...a,
   answers: a.answers + b.answers,
   in_list: a.in_list + b.in_list,
@@ -63,18 +64,22 @@ const addRollups = (a: DailyRollup, b: DailyRollup): DailyRollup => ({
   domains: addCounts(a.domains, b.domains)
 })
 
-/** The rollups of some rows merged, in a fixed order (key, day, platform, prompt). */
-export const mergeRollups = (...lists: ReadonlyArray<ReadonlyArray<DailyRollup>>): Array<DailyRollup> => {
-  const merged = new Map<string, DailyRollup>()
+/** Rows of some lists summed by `add` where their `id` is the same, in the order of their ids. */
+export const mergeRowsBy = <R>(id: (row: R) => string, add: (a: R, b: R) => R) =>
+(...lists: ReadonlyArray<ReadonlyArray<R>>): Array<R> => {
+  const merged = new Map<string, R>()
   for (const list of lists) {
     for (const row of list) {
-      const id = rollupId(row)
-      const held = merged.get(id)
-      merged.set(id, held === undefined ? row : addRollups(held, row))
+      const key = id(row)
+      const held = merged.get(key)
+      merged.set(key, held === undefined ? row : add(held, row))
     }
   }
   return [...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
 }
+
+/** The rollups of some rows merged, in a fixed order (key, day, platform, prompt). */
+export const mergeRollups: (...lists: ReadonlyArray<ReadonlyArray<DailyRollup>>) => Array<DailyRollup> = mergeRowsBy<DailyRollup>(rollupId, addRollups)
 
 /** The daily rollups of some answers. */
 export const rollUp = (answers: ReadonlyArray<AnalysedAnswer>): Array<DailyRollup> =>

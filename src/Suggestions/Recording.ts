@@ -11,7 +11,7 @@
  */
 import type { BrandToDetect } from "../Detection/Mentions.ts"
 import type { Platform } from "../Domain/Platform.ts"
-import { type AnalysedAnswer, type DailyRollup, examplesOf, rollUp } from "./Evidence.ts"
+import { addRollups, type AnalysedAnswer, type DailyRollup, examplesOf, mergeRowsBy, rollUp } from "./Evidence.ts"
 import { extractCandidates } from "./Extraction.ts"
 import { categoryWordsOf } from "./Keys.ts"
 import { variantKeys, withVariants } from "./Variants.ts"
@@ -63,39 +63,18 @@ const dayOf = (at: Date): string => at.toISOString().slice(0, 10)
 
 const storedId = (r: StoredRollup): string => `${r.key}\u0000${r.day}\u0000${r.platform}\u0000${r.prompt_id}\u0000${r.country}`
 
-const addCounts = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> => {
-  const sum: Record<string, number> = { ...a }
-  for (const [k, n] of Object.entries(b)) sum[k] = (sum[k] ?? 0) + n
-  return sum
-}
 
 /** Two rollups of the same row added. */
 export const addStoredRollups = (a: StoredRollup, b: StoredRollup): StoredRollup => ({
-  ...a,
-  answers: a.answers + b.answers,
-  confirmed: a.confirmed + b.confirmed,
-  in_list: a.in_list + b.in_list,
-  bold: a.bold + b.bold,
-  linked: a.linked + b.linked,
-  cited: a.cited + b.cited,
-  with_competitor: a.with_competitor + b.with_competitor,
-  order_sum: a.order_sum + b.order_sum,
-  variants: addCounts(a.variants, b.variants),
-  domains: addCounts(a.domains, b.domains)
+  ...addRollups(a, b),
+  confirmed: a.confirmed + b.confirmed
 })
 
 /** Rows summed per (key, day, platform, prompt, country), in that order. */
-export const mergeStoredRollups = (...lists: ReadonlyArray<ReadonlyArray<StoredRollup>>): Array<StoredRollup> => {
-  const merged = new Map<string, StoredRollup>()
-  for (const list of lists) {
-    for (const row of list) {
-      const id = storedId(row)
-      const held = merged.get(id)
-      merged.set(id, held === undefined ? row : addStoredRollups(held, row))
-    }
-  }
-  return [...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
-}
+export const mergeStoredRollups: (...lists: ReadonlyArray<ReadonlyArray<StoredRollup>>) => Array<StoredRollup> = mergeRowsBy<StoredRollup>(
+  storedId,
+  addStoredRollups
+)
 
 /** The latest `EXAMPLES_KEPT` examples per key (by day, then answer id, newest first), by key. */
 export const latestExamples = (examples: ReadonlyArray<StoredExample>): Array<StoredExample> => {
