@@ -72,6 +72,31 @@ export interface AttemptOutcome {
   readonly next: { readonly kind: "delivered" } | { readonly kind: "retry"; readonly at: Date } | { readonly kind: "failed" }
 }
 
+/**
+ * What an attempt leaves, whichever store records it: the delivery's status, when it is tried next
+ * (null when never), whether it was delivered, the webhook's run of failures, and whether this attempt
+ * disables the webhook (once: a test message failing on an inactive webhook changes nothing more).
+ */
+export const settleAttempt = (
+  webhook: { readonly active: boolean; readonly consecutive_failures: number; readonly failing_since: Date | null },
+  outcome: AttemptOutcome,
+  now: Date
+) => {
+  const delivered = outcome.next.kind === "delivered"
+  const after = afterAttempt(
+    { consecutiveFailures: webhook.consecutive_failures, failingSince: webhook.failing_since },
+    delivered ? { ok: true, status: outcome.statusCode ?? 200 } : { ok: false, status: outcome.statusCode, error: outcome.error ?? "" },
+    now
+  )
+  return {
+    status: outcome.next.kind === "retry" ? "pending" as const : delivered ? "delivered" as const : "failed" as const,
+    retryAt: outcome.next.kind === "retry" ? outcome.next.at : null,
+    delivered,
+    health: after.health,
+    disable: after.disable && webhook.active
+  }
+}
+
 /** The notice a delivery carries when its failure disabled its webhook. */
 export const DISABLED_NOTICE =
   "The webhook was disabled after 15 failed attempts in a row over at least 24 hours. Set active to true to deliver to it again."
@@ -296,31 +321,23 @@ export const layerSql = Layer.effect(
           const held = yield* sql`
             SELECT id FROM webhook_deliveries WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempt} FOR UPDATE`
           if (held.length === 0) return false
-          const ok = outcome.next.kind === "delivered"
-          const after = afterAttempt(
-            { consecutiveFailures: health.consecutive_failures, failingSince: health.failing_since },
-            ok ? { ok: true, status: outcome.statusCode ?? 200 } : { ok: false, status: outcome.statusCode, error: outcome.error ?? "" },
-            now
-          )
-          // Disabled once: a test message failing on an inactive webhook changes nothing more.
-          const disable = after.disable && health.active
-          const retryAt = outcome.next.kind === "retry" ? outcome.next.at : null
+          const { status, retryAt, delivered, health: after, disable } = settleAttempt(health, outcome, now)
           yield* sql`
             INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at)
             VALUES (${delivery.id}, ${delivery.attempt}, ${outcome.startedAt}, ${outcome.durationMs}, ${outcome.statusCode}, ${outcome.error}, ${retryAt})
             ON CONFLICT (delivery_id, attempt) DO NOTHING`
           yield* sql`
             UPDATE webhook_deliveries SET
-              status = ${outcome.next.kind === "retry" ? "pending" : ok ? "delivered" : "failed"},
+              status = ${status},
               next_attempt_at = ${retryAt ?? now},
               last_status_code = ${outcome.statusCode}, last_error = ${outcome.error},
-              delivered_at = ${ok ? now : null},
+              delivered_at = ${delivered ? now : null},
               notice = coalesce(${disable ? DISABLED_NOTICE : null}, notice),
               updated_at = ${now}
             WHERE id = ${delivery.id}`
           yield* sql`
             UPDATE webhooks SET
-              consecutive_failures = ${after.health.consecutiveFailures}, failing_since = ${after.health.failingSince},
+              consecutive_failures = ${after.consecutiveFailures}, failing_since = ${after.failingSince},
               ${disable ? sql`active = false, disabled_at = ${now}, disabled_reason = ${DISABLED_NOTICE},` : sql``}
               updated_at = updated_at
             WHERE id = ${delivery.webhookId}`

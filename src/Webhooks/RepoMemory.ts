@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto"
 import { Effect, Layer, Option } from "effect"
 import { NotFound } from "../Domain/Errors.ts"
-import { afterAttempt } from "../Integrations/DeliverySchedule.ts"
 import { MemoryStore, pageOf } from "../Memory/Store.ts"
-import { DISABLED_NOTICE, type DueDelivery, normalEvents, WebhooksRepo } from "./Repo.ts"
+import { DISABLED_NOTICE, type DueDelivery, normalEvents, settleAttempt, WebhooksRepo } from "./Repo.ts"
 import type { DeliveryStatus, StoredWebhook, WebhookAttempt, WebhookDelivery } from "./Webhook.ts"
 
 interface DeliveryRow {
@@ -156,14 +155,7 @@ export const layerMemory = Layer.effect(
           const webhook = webhooks.get(delivery.webhookId)
           const row = deliveries.get(delivery.id)
           if (webhook === undefined || row === undefined || row.status !== "pending" || row.attempts !== delivery.attempt) return false
-          const ok = outcome.next.kind === "delivered"
-          const after = afterAttempt(
-            { consecutiveFailures: webhook.consecutive_failures, failingSince: webhook.failing_since },
-            ok ? { ok: true, status: outcome.statusCode ?? 200 } : { ok: false, status: outcome.statusCode, error: outcome.error ?? "" },
-            now
-          )
-          const disable = after.disable && webhook.active
-          const retryAt = outcome.next.kind === "retry" ? outcome.next.at : null
+          const { status, retryAt, delivered, health, disable } = settleAttempt(webhook, outcome, now)
           if (!row.tried.some((attempt) => attempt.attempt === delivery.attempt)) {
             row.tried.push({
               attempt: delivery.attempt,
@@ -174,14 +166,14 @@ export const layerMemory = Layer.effect(
               next_attempt_at: retryAt
             })
           }
-          row.status = outcome.next.kind === "retry" ? "pending" : ok ? "delivered" : "failed"
+          row.status = status
           row.nextAttemptAt = retryAt ?? now
-          row.deliveredAt = ok ? now : null
+          row.deliveredAt = delivered ? now : null
           row.notice = disable ? DISABLED_NOTICE : row.notice
           webhooks.set(webhook.id, {
             ...webhook,
-            consecutive_failures: after.health.consecutiveFailures,
-            failing_since: after.health.failingSince,
+            consecutive_failures: health.consecutiveFailures,
+            failing_since: health.failingSince,
             ...(disable ? { active: false, disabled_at: now, disabled_reason: DISABLED_NOTICE } : {})
           })
           return true
