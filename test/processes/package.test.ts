@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type CommandRun, runCommand as run, succeeded } from "../support/Processes.ts"
 import { startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
@@ -20,30 +20,6 @@ import { startServer, type TestServer } from "../support/TestServer.ts"
  */
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
-
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Settings of the shell the tests run in that would change what a process does: never passed on. */
-const { DATABASE_URL: _d, REDIS_URL: _r, DATA_DIR: _a, PORT: _p, WORKER: _w, LOG_LEVEL: _l, ...inherited } = process.env
-
-const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
-  new Promise<Run>((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.once("exit", (code) => resolve({ code, stdout, stderr }))
-  })
-
-const succeeded = (what: string, result: Run) => {
-  if (result.code !== 0) throw new Error(`${what} exited with ${result.code}\n${result.stdout}\n${result.stderr}`)
-  return result
-}
 
 interface LockEntry {
   readonly version?: string
@@ -88,7 +64,7 @@ const hostLockfile = (tarball: string, tarballBytes: Buffer) => {
 }
 
 /** The last line a program printed, as JSON. */
-const printed = (result: Run) => JSON.parse(result.stdout.trim().split("\n").at(-1)!)
+const printed = (result: CommandRun) => JSON.parse(result.stdout.trim().split("\n").at(-1)!)
 
 const tsconfig = {
   compilerOptions: {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freePort } from "../support/Processes.ts"
+import { freePort, runCommand as run, shellEnvironment, succeeded } from "../support/Processes.ts"
 
 /**
  * The production path of docs/operations.md ("Running it"): `npm run build`, then the project's
@@ -15,30 +15,6 @@ import { freePort } from "../support/Processes.ts"
  */
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
-
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Settings of the shell the tests run in that would change what a process does: never passed on. */
-const { DATABASE_URL: _d, REDIS_URL: _r, DATA_DIR: _a, PORT: _p, WORKER: _w, LOG_LEVEL: _l, ...inherited } = process.env
-
-const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
-  new Promise<Run>((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.once("exit", (code) => resolve({ code, stdout, stderr }))
-  })
-
-const succeeded = (what: string, result: Run) => {
-  if (result.code !== 0) throw new Error(`${what} exited with ${result.code}\n${result.stdout}\n${result.stderr}`)
-  return result
-}
 
 describe("the production path: npm run build, npm ci --omit=dev, node dist/server/main.js", { timeout: 120_000 }, () => {
   const folder = mkdtempSync(join(tmpdir(), "bvm-production-"))
@@ -63,7 +39,7 @@ describe("the production path: npm run build, npm ci --omit=dev, node dist/serve
     baseUrl = `http://127.0.0.1:${port}`
     server = spawn(process.execPath, ["dist/server/main.js"], {
       cwd: folder,
-      env: { ...inherited, ...env(), PORT: String(port), WORKER: "off" },
+      env: { ...shellEnvironment(), ...env(), PORT: String(port), WORKER: "off" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     server.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))

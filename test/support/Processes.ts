@@ -36,6 +36,34 @@ const isServiceSetting = (name: string) =>
   ["DATABASE_URL", "REDIS_URL", "REDIS_PREFIX", "DATA_DIR", "PORT", "WORKER", "LOG_LEVEL", "SIMULATED_PLATFORMS", "METRICS", "METRICS_TOKEN"]
     .includes(name) || name.startsWith("OTEL_")
 
+/** The shell's environment less the service's settings: what every process a test starts begins from. */
+export const shellEnvironment = (): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !isServiceSetting(name)))
+
+/** What a command printed, and how it ended. */
+export interface CommandRun {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a command (npm, node, tsc) in `cwd` to its end, with the shell's environment less the service's settings, plus `env`. */
+export const runCommand = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
+  new Promise<CommandRun>((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...shellEnvironment(), ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once("exit", (code) => resolve({ code, stdout, stderr }))
+  })
+
+/** The run of a command that must have exited 0; else a failure with what it printed. */
+export const succeeded = (what: string, result: CommandRun) => {
+  if (result.code !== 0) throw new Error(`${what} exited with ${result.code}\n${result.stdout}\n${result.stderr}`)
+  return result
+}
+
 /** The processes of one test file, and how to start, await and stop them. */
 export const processGroup = () => {
   const processes: Array<Proc> = []
@@ -45,7 +73,7 @@ export const processGroup = () => {
 
   const launch = async (name: string, script: string, env: Record<string, string>): Promise<Proc> => {
     const port = await freePort()
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !isServiceSetting(key)))
+    const inherited = shellEnvironment()
     const child = spawn(process.execPath, [script], {
       cwd: root,
       env: { ...inherited, PORT: String(port), LOG_LEVEL: "info", ...env },
