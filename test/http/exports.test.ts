@@ -1,41 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { parseCsv } from "../support/Csv.ts"
 import { backends, startServer, type TestServer } from "../support/TestServer.ts"
 
 /**
  * Exports of the keyset lists (docs/api.md, "Exports"): `format=csv|ndjson` (or `Accept`) answers every
  * row of the list's query, in its order, as the JSON pages hold them, concatenated; CSV as RFC 4180 with
- * formulas neutralised. Checked with a CSV reader written here from the RFC, not the service's writer.
+ * formulas neutralised. Checked with a CSV reader written from the RFC (test/support/Csv.ts), not the service's writer.
  */
-
-/** RFC 4180 records: fields split on commas outside quotes, records on CRLF outside quotes, `""` an escaped quote. */
-const parseCsv = (text: string): Array<Array<string>> => {
-  const records: Array<Array<string>> = []
-  let record: Array<string> = []
-  let field = ""
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (quoted) {
-      if (char === "\"" && text[i + 1] === "\"") {
-        field += "\""
-        i++
-      } else if (char === "\"") quoted = false
-      else field += char
-    } else if (char === "\"") quoted = true
-    else if (char === ",") {
-      record.push(field)
-      field = ""
-    } else if (char === "\r" && text[i + 1] === "\n") {
-      record.push(field)
-      records.push(record)
-      record = []
-      field = ""
-      i++
-    } else field += char
-  }
-  expect(field, "the last record ends with CRLF").toBe("")
-  return records
-}
 
 /** Every row of a list, by following its cursor pages (the JSON answer). */
 const allPages = async (server: TestServer, key: string, project: number, path: string) => {

@@ -4,48 +4,7 @@ import { BrandAnalyticsRow } from "../../../src/Analytics/Api.ts"
 import { columnsOf, valueAt } from "../../../src/Integrations/Columns.ts"
 import { csvField, csvHeader, csvRows, neutraliseFormula, quoteField } from "../../../src/Integrations/Csv.ts"
 import { ndjsonRows } from "../../../src/Integrations/Ndjson.ts"
-
-/** A small RFC 4180 reader, independent of the writer: records of fields. */
-const parseCsv = (text: string): Array<Array<string>> => {
-  const records: Array<Array<string>> = []
-  let record: Array<string> = []
-  let field = ""
-  let i = 0
-  let quoted = false
-  while (i < text.length) {
-    const char = text[i]!
-    if (quoted) {
-      if (char === "\"" && text[i + 1] === "\"") {
-        field += "\""
-        i += 2
-        continue
-      }
-      if (char === "\"") {
-        quoted = false
-        i += 1
-        continue
-      }
-      field += char
-      i += 1
-      continue
-    }
-    if (char === "\"" && field === "") quoted = true
-    else if (char === ",") {
-      record.push(field)
-      field = ""
-    } else if (char === "\r" && text[i + 1] === "\n") {
-      record.push(field)
-      records.push(record)
-      record = []
-      field = ""
-      i += 1
-    } else if (char === "\r" || char === "\n") throw new Error(`bare line break at ${i}`)
-    else field += char
-    i += 1
-  }
-  if (field !== "" || record.length > 0) throw new Error("last record not ended by CRLF")
-  return records
-}
+import { parseCsv } from "../../support/Csv.ts"
 
 const Row = Schema.Struct({
   id: Schema.Number,
